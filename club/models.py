@@ -1,0 +1,167 @@
+"""Clubs and the people in them.
+
+- ``User``: a login (Django's user, our own class so it can grow without a migration dance).
+- ``Club``: everything else is scoped to one.
+- ``Member``: a person at a club. Many members never log in (guests of long standing, the
+  treasurer's aunt); a member with a login has ``user`` set. One user is at most one member per
+  club, and may belong to several clubs.
+- ``Membership``: a role a member holds at the club: member, scorer, treasurer, admin. A member
+  may hold several (the treasurer often scores too); admin implies every other role.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from datetime import timedelta
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractUser
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+INVITE_LIFETIME = timedelta(days=14)
+
+
+class User(AbstractUser):
+    class Meta(AbstractUser.Meta):
+        swappable = "AUTH_USER_MODEL"
+        verbose_name = _("user")
+        verbose_name_plural = _("users")
+
+
+class ClubQuerySet(models.QuerySet["Club"]):
+    def for_user(self, user: User) -> ClubQuerySet:
+        if not user.is_authenticated:
+            return self.none()
+        return self.filter(members__user=user, members__active=True).distinct()
+
+
+class Club(models.Model):
+    name = models.CharField(_("name"), max_length=100)
+    slug = models.SlugField(_("short name"), max_length=50, unique=True)
+    swish_number = models.CharField(_("club Swish number"), max_length=20, blank=True)
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+
+    objects = ClubQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("club")
+        verbose_name_plural = _("clubs")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Role(models.TextChoices):
+    MEMBER = "member", _("member")
+    SCORER = "scorer", _("scorer")
+    TREASURER = "treasurer", _("treasurer")
+    ADMIN = "admin", _("admin")
+
+
+class MemberQuerySet(models.QuerySet["Member"]):
+    def for_club(self, club: Club) -> MemberQuerySet:
+        return self.filter(club=club)
+
+    def active(self) -> MemberQuerySet:
+        return self.filter(active=True)
+
+
+class Member(models.Model):
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="members")
+    name = models.CharField(_("name"), max_length=100)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="members",
+        verbose_name=_("login"),
+    )
+    swish_number = models.CharField(
+        _("Swish number"),
+        max_length=20,
+        blank=True,
+        help_text=_("Used for settle-up payments to this member."),
+    )
+    active = models.BooleanField(_("active"), default=True)
+    joined_at = models.DateTimeField(_("joined"), default=timezone.now)
+    # Only a hash of the invite token is stored: the link itself is shown once, to the admin.
+    invite_token_hash = models.CharField(max_length=64, blank=True, db_index=True)
+    invite_expires_at = models.DateTimeField(null=True, blank=True)
+
+    objects = MemberQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("member")
+        verbose_name_plural = _("members")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club", "user"],
+                condition=models.Q(user__isnull=False),
+                name="club_member_one_per_user_and_club",
+            ),
+            models.UniqueConstraint(fields=["club", "name"], name="club_member_unique_name"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def roles(self) -> set[str]:
+        cached = getattr(self, "_roles", None)
+        if cached is None:
+            cached = {m.role for m in self.memberships.all()}
+            self._roles = cached
+        return cached
+
+    def has_role(self, role: str) -> bool:
+        """Admin implies every role; every active member is a member."""
+        if not self.active:
+            return False
+        return role == Role.MEMBER or role in self.roles or Role.ADMIN in self.roles
+
+    @property
+    def is_admin(self) -> bool:
+        return self.has_role(Role.ADMIN)
+
+    @property
+    def is_treasurer(self) -> bool:
+        return self.has_role(Role.TREASURER)
+
+    @property
+    def is_scorer(self) -> bool:
+        return self.has_role(Role.SCORER) or self.has_role(Role.TREASURER)
+
+    def new_invite(self) -> str:
+        """Make a fresh invite token (the old one stops working) and return it."""
+        token = secrets.token_urlsafe(24)
+        self.invite_token_hash = hash_token(token)
+        self.invite_expires_at = timezone.now() + INVITE_LIFETIME
+        self.save(update_fields=["invite_token_hash", "invite_expires_at"])
+        return token
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class Membership(models.Model):
+    member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="memberships")
+    role = models.CharField(_("role"), max_length=20, choices=Role.choices)
+    granted_at = models.DateTimeField(_("granted"), default=timezone.now)
+
+    class Meta:
+        ordering = ["member", "role"]
+        verbose_name = _("membership role")
+        verbose_name_plural = _("membership roles")
+        constraints = [
+            models.UniqueConstraint(fields=["member", "role"], name="club_membership_unique_role"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.member}: {self.get_role_display()}"

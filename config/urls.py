@@ -1,0 +1,16 @@
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
+
+from club import views as club_views
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("login/", auth_views.LoginView.as_view(), name="login"),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("invite/<str:token>/", club_views.invite_accept, name="invite-accept"),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("healthz", club_views.healthz, name="healthz"),
+    path("", include("scoring.urls")),
+    path("", include("club.urls")),
+]

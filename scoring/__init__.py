@@ -1,0 +1,1 @@
+"""The table: games, seats, recorded events, score pads and calculators."""

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Set up everything the app needs on this machine, idempotently:
+# a Python >= 3.12 virtualenv with the project installed, the npm packages copied into
+# static/vendor, compiled translations and a migrated database. Safe to run again and again.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+# shellcheck source=scripts/lib.sh
+. scripts/lib.sh
+
+python=$(find_python)
+if [ -x .venv/bin/python ] && ! .venv/bin/python -c 'import sys; sys.exit(sys.version_info < (3, 12))'; then
+  say "the existing .venv is older than Python 3.12: rebuilding it"
+  rm -rf .venv
+fi
+if [ ! -x .venv/bin/python ]; then
+  say "creating .venv with $($python --version)"
+  "$python" -m venv .venv
+fi
+
+stamp=.venv/.installed-$(hash_of pyproject.toml)
+if [ ! -f "$stamp" ]; then
+  say "installing Python packages (pyproject.toml)"
+  .venv/bin/python -m pip install --quiet --upgrade pip
+  .venv/bin/python -m pip install --quiet -e '.[dev]'
+  rm -f .venv/.installed-*
+  touch "$stamp"
+fi
+
+if ! command -v npm >/dev/null 2>&1; then
+  apt_install nodejs npm
+fi
+npm_stamp=node_modules/.installed-$(hash_of package-lock.json)
+if [ ! -f "$npm_stamp" ]; then
+  say "installing front-end packages (package-lock.json)"
+  npm ci --no-audit --no-fund --loglevel=error
+  touch "$npm_stamp"
+fi
+mkdir -p static/vendor
+cp node_modules/htmx.org/dist/htmx.min.js static/vendor/htmx.min.js
+
+command -v msgfmt >/dev/null 2>&1 || apt_install gettext
+.venv/bin/python manage.py compilemessages --ignore='.venv/*' --ignore='node_modules/*' -v 0
+.venv/bin/python manage.py migrate --no-input -v 0
+say "set-up done"

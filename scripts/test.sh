@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# The second command: set up, lint, check migrations, then the whole pytest suite twice —
+# on SQLite and on PostgreSQL. Extra arguments go to pytest (e.g. scripts/test.sh -k ledger).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. scripts/lib.sh
+scripts/setup.sh
+
+[ -x /usr/bin/chromium ] || apt_install chromium
+pg_url=$(scripts/ensure_postgres.sh)
+
+say "ruff"
+.venv/bin/ruff check .
+.venv/bin/ruff format --check engine scoring club config tests bench
+say "makemigrations --check"
+.venv/bin/python manage.py makemigrations --check --dry-run
+
+workers=()
+if [ "$(nproc)" -gt 1 ]; then workers=(-n "$(nproc)" --dist loadgroup); fi
+
+say "pytest on SQLite"
+DATABASE_URL="sqlite:///$(pwd)/.test.sqlite3" .venv/bin/python -m pytest "${workers[@]}" "$@"
+say "pytest on PostgreSQL ($(echo "$pg_url" | sed 's#//[^@]*@#//#'))"
+DATABASE_URL="$pg_url" .venv/bin/python -m pytest "${workers[@]}" "$@"

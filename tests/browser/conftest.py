@@ -1,0 +1,77 @@
+"""Playwright in Debian's Chromium on a phone viewport, against Django's live server.
+
+The browser is never downloaded: it is /usr/bin/chromium, which the test command installs.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+PHONE = {"width": 390, "height": 844}
+OUTPUT = Path(__file__).resolve().parents[2] / "test-results"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: run the README's test command, which installs it")
+    # Playwright's sync API runs an event loop in this thread; Django's ORM calls made by the
+    # test itself (fixtures) are still synchronous and safe.
+    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser, request):
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, locale="sv-SE")
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on(
+        "console",
+        lambda message: errors.append(message.text) if message.type == "error" else None,
+    )
+    yield page
+    context.close()
+    assert not errors, f"the page logged errors: {errors}"
+
+
+@pytest.fixture
+def output_dir(request) -> Path:
+    """A folder per test for screenshots: test-results/<test name>/."""
+    folder = OUTPUT / re.sub(r"[^\w.-]+", "_", request.node.nodeid.split("::")[-1])
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def assert_fits_the_phone(page) -> None:
+    """No horizontal scrolling at phone width."""
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], f"the page is {width}px wide"
+
+
+def log_in(page, live_server, username: str, password: str) -> None:
+    page.goto(f"{live_server.url}/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", password)
+    page.get_by_role("button", name=re.compile("Logga in|Log in")).click()

@@ -1,0 +1,65 @@
+"""Shared actors: a club with a member, a scorer, a treasurer and an admin; another club."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from club.models import Role
+from tests.factories import PASSWORD, make_club, make_member
+
+
+@pytest.fixture
+def club(db):
+    return make_club("Kortklubben Spader Kung")
+
+
+@pytest.fixture
+def other_club(db):
+    return make_club("Klubben Bredvid")
+
+
+@pytest.fixture
+def member(club):
+    return make_member(club, "Maja Medlem")
+
+
+@pytest.fixture
+def scorer(club):
+    return make_member(club, "Sune Skrivare", roles=[Role.SCORER])
+
+
+@pytest.fixture
+def treasurer(club):
+    return make_member(club, "Kerstin Kassör", roles=[Role.TREASURER])
+
+
+@pytest.fixture
+def admin_member(club):
+    return make_member(club, "Arne Admin", roles=[Role.ADMIN])
+
+
+@pytest.fixture
+def outsider(other_club):
+    return make_member(other_club, "Olle Utomstående", roles=[Role.ADMIN])
+
+
+def client_for(member) -> Client:
+    client = Client()
+    assert client.login(username=member.user.username, password=PASSWORD)
+    return client
+
+
+@pytest.fixture
+def member_client(member):
+    return client_for(member)
+
+
+@pytest.fixture
+def admin_client_(admin_member):
+    return client_for(admin_member)
+
+
+@pytest.fixture
+def treasurer_client(treasurer):
+    return client_for(treasurer)

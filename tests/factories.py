@@ -1,0 +1,28 @@
+"""The one place tests make clubs, people and logins."""
+
+from __future__ import annotations
+
+import itertools
+
+from club.members import add_member
+from club.models import Club, Member, User
+
+PASSWORD = "correct-horse-battery-staple"
+_counter = itertools.count(1)
+
+
+def make_club(name: str | None = None) -> Club:
+    n = next(_counter)
+    name = name or f"Klubb {n}"
+    return Club.objects.create(name=name, slug=f"klubb-{n}")
+
+
+def make_user(username: str | None = None) -> User:
+    return User.objects.create_user(username or f"user{next(_counter)}", password=PASSWORD)
+
+
+def make_member(
+    club: Club, name: str | None = None, roles=(), login: bool = True, **fields
+) -> Member:
+    user = make_user() if login else None
+    return add_member(club, name or f"Spelare {next(_counter)}", roles=roles, user=user, **fields)

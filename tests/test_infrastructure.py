@@ -1,0 +1,109 @@
+"""Settings, health, layering and translations."""
+
+from __future__ import annotations
+
+import ast
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.urls import reverse
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run_manage(*args: str, **env: str) -> subprocess.CompletedProcess:
+    environment = {k: v for k, v in os.environ.items() if k not in ("DEBUG", "SECRET_KEY")}
+    environment.update(env)
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+PRODUCTION = {
+    "DEBUG": "0",
+    "SECRET_KEY": "a-long-random-production-secret-key-with-enough-entropy-1234567890",
+    "ALLOWED_HOSTS": "protokoll.example.se",
+}
+
+
+def test_check_deploy_is_clean_with_production_settings():
+    result = run_manage("check", "--deploy", "--fail-level", "WARNING", **PRODUCTION)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_production_refuses_to_start_without_a_secret_key():
+    result = run_manage("check", DEBUG="0")
+    assert result.returncode != 0
+    assert "SECRET_KEY must be set" in result.stderr
+
+
+def test_a_bad_boolean_fails_loudly():
+    result = run_manage("check", DEBUG="maybe")
+    assert result.returncode != 0
+    assert "DEBUG='maybe' is not a boolean" in result.stderr
+
+
+@pytest.mark.django_db
+def test_healthz_reports_database_and_broker(client, settings):
+    settings.CELERY_BROKER_URL = ""
+    response = client.get(reverse("healthz"))
+    assert response.status_code == 200
+    assert response.json() == {"ok": True, "database": "ok", "broker": "eager"}
+
+
+@pytest.mark.django_db
+def test_healthz_says_503_when_the_broker_is_unreachable(client, settings):
+    settings.CELERY_BROKER_URL = "redis://127.0.0.1:1/0"
+    from config.celery import app
+
+    app.conf.broker_url = settings.CELERY_BROKER_URL
+    try:
+        response = client.get(reverse("healthz"))
+    finally:
+        app.conf.broker_url = None
+    assert response.status_code == 503
+    assert response.json()["broker"].startswith("error")
+
+
+def imports_of(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(), filename=str(path))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+def test_engine_is_standard_library_python_only():
+    allowed = set(sys.stdlib_module_names) | {"engine", "__future__"}
+    for path in (ROOT / "engine").rglob("*.py"):
+        assert imports_of(path) <= allowed, f"{path.name} imports {imports_of(path) - allowed}"
+
+
+def test_club_never_imports_scoring():
+    for path in (ROOT / "club").rglob("*.py"):
+        assert "scoring" not in imports_of(path), path
+
+
+def test_every_swedish_message_is_translated():
+    po = ROOT / "locale/sv/LC_MESSAGES/django.po"
+    result = subprocess.run(
+        ["msgfmt", "--statistics", "--check-format", "-o", os.devnull, str(po)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    stats = result.stderr.strip()
+    assert "translated" in stats, stats
+    assert "untranslated" not in stats, stats
+    assert "fuzzy" not in stats, stats
