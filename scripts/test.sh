@@ -11,7 +11,7 @@ pg_url=$(scripts/ensure_postgres.sh)
 
 say "ruff"
 .venv/bin/ruff check .
-.venv/bin/ruff format --check engine scoring club config tests bench
+.venv/bin/ruff format --check .
 say "makemigrations --check"
 .venv/bin/python manage.py makemigrations --check --dry-run
 
