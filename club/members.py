@@ -9,6 +9,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from club import ledger
 from club.models import Club, Member, Membership, Role, User, hash_token
 
 
@@ -37,6 +38,7 @@ def add_member(
             _("That login already belongs to a member here."), code="dup"
         ) from None
     set_roles(member, {Role.MEMBER, *roles})
+    ledger.member_account(member)  # every member has an account from the start
     return member
 
 

@@ -9,6 +9,12 @@ from club.models import Role
 from tests.factories import PASSWORD, make_club, make_member
 
 
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings):
+    # Real hashing costs a third of a second per login made; tests make hundreds.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture
 def club(db):
     return make_club("Kortklubben Spader Kung")

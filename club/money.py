@@ -1,0 +1,82 @@
+"""Money at the edges: what people type in, what they read. Inside, always integer öre.
+
+``parse_kronor`` accepts ``12``, ``12,5``, ``12.50``, ``12,50 kr``, ``1 250 kr``, ``SEK 12.50``
+and refuses more than two decimals, text, and (unless allowed) zero or negative amounts, with
+a ``ValidationError`` carrying a code. ``format_ore`` writes ``12,50 kr`` in Swedish and
+``SEK 12.50`` in English.
+"""
+
+from __future__ import annotations
+
+import re
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.utils.translation import get_language
+from django.utils.translation import gettext_lazy as _
+
+_AMOUNT = re.compile(r"^(?P<sign>[-−]?)(?P<kronor>\d+)(?:[.,](?P<ore>\d*))?$")
+
+
+def parse_kronor(text: str, *, allow_zero: bool = False, allow_negative: bool = False) -> int:
+    cleaned = (text or "").strip().lower()
+    for noise in ("kronor", "kr", "sek", ":-"):
+        cleaned = cleaned.replace(noise, "")
+    cleaned = re.sub(r"[\s\u00a0\u202f]", "", cleaned)
+    if not cleaned:
+        raise ValidationError(_("Enter an amount."), code="required")
+    match = _AMOUNT.match(cleaned)
+    if match is None:
+        raise ValidationError(
+            _("“%(text)s” is not an amount; write e.g. 12, 12,50 or 12.50 kr."),
+            code="invalid",
+            params={"text": text.strip()},
+        )
+    decimals = match["ore"] or ""
+    if len(decimals) > 2:
+        raise ValidationError(_("An amount has at most two decimals (öre)."), code="decimals")
+    ore = int(match["kronor"]) * 100 + int(decimals.ljust(2, "0") or 0)
+    if match["sign"]:
+        ore = -ore
+    if ore < 0 and not allow_negative:
+        raise ValidationError(_("The amount cannot be negative."), code="negative")
+    if ore == 0 and not allow_zero:
+        raise ValidationError(_("The amount cannot be zero."), code="zero")
+    return ore
+
+
+def format_ore(amount_ore: int | None, language: str | None = None) -> str:
+    if amount_ore is None:
+        return ""
+    amount_ore = int(amount_ore)
+    sign = "−" if amount_ore < 0 else ""
+    kronor, ore = divmod(abs(amount_ore), 100)
+    language = (language or get_language() or "sv")[:2]
+    if language == "en":
+        return f"{sign}SEK {kronor:,}.{ore:02d}"
+    grouped = f"{kronor:,}".replace(",", "\u00a0")
+    return f"{sign}{grouped},{ore:02d}\u00a0kr"
+
+
+def ore_to_decimal_text(amount_ore: int, language: str = "sv") -> str:
+    """Decimal kronor without a currency, for CSV: ``-12,50`` (sv) or ``-12.50`` (en)."""
+    sign = "-" if amount_ore < 0 else ""
+    kronor, ore = divmod(abs(amount_ore), 100)
+    separator = "," if language[:2] == "sv" else "."
+    return f"{sign}{kronor}{separator}{ore:02d}"
+
+
+class KronorField(forms.CharField):
+    """A form field that reads kronor and cleans to öre."""
+
+    def __init__(self, *args, allow_zero: bool = False, allow_negative: bool = False, **kwargs):
+        self.allow_zero = allow_zero
+        self.allow_negative = allow_negative
+        kwargs.setdefault("widget", forms.TextInput(attrs={"inputmode": "decimal"}))
+        super().__init__(*args, **kwargs)
+
+    def to_python(self, value):
+        value = super().to_python(value)
+        if value in self.empty_values:
+            return None
+        return parse_kronor(value, allow_zero=self.allow_zero, allow_negative=self.allow_negative)

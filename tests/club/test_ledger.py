@@ -1,0 +1,314 @@
+from __future__ import annotations
+
+import threading
+from datetime import date, timedelta
+
+import pytest
+import time_machine
+from django.db import connection
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from club import ledger
+from club.ledger import LedgerError
+from club.models import Account, AccountKind, Entry, Source, Transaction
+from tests.factories import make_club, make_member
+
+
+@pytest.fixture
+def books(club, treasurer):
+    cash = ledger.system_account(club, AccountKind.CASH)
+    pot = ledger.pot_account(club, "pot:kille", "Killepotten")
+    anna = ledger.member_account(make_member(club, "Anna"))
+    bo = ledger.member_account(make_member(club, "Bo"))
+    return {"cash": cash, "pot": pot, "anna": anna, "bo": bo, "by": treasurer.user}
+
+
+def test_every_member_gets_an_account_when_added(club):
+    person = make_member(club, "Cilla")
+    account = Account.objects.get(member=person)
+    assert account.kind == AccountKind.MEMBER
+    assert account.name == "Cilla"
+    assert account.balance_ore == 0
+
+
+def test_a_posting_moves_balances_and_sums_to_zero(club, books):
+    tx = ledger.post(
+        club, ledger.legs_for_transfer(books["anna"], books["pot"], 200), "Insats", "game", None
+    )
+    assert ledger.balance(books["anna"]) == -200
+    assert ledger.balance(books["pot"]) == 200
+    assert sum(tx.entries.values_list("amount_ore", flat=True)) == 0
+    assert ledger.verify_balances(club) == []
+
+
+@pytest.mark.parametrize(
+    ("legs", "code"),
+    [
+        ([], "empty"),
+        ([("anna", -100), ("bo", 99)], "unbalanced"),
+        ([("anna", 0), ("bo", 0)], "zero"),
+        ([("anna", -1.5), ("bo", 1.5)], "not_integer"),
+    ],
+)
+def test_it_refuses_bad_postings_and_writes_nothing(club, books, legs, code):
+    entries = [(books[name], amount) for name, amount in legs]
+    with pytest.raises(LedgerError) as excinfo:
+        ledger.post(club, entries, "fel", "manual", None)
+    assert excinfo.value.code == code
+    assert Transaction.objects.count() == 0
+    assert Entry.objects.count() == 0
+
+
+def test_it_refuses_an_account_of_another_club(club, books):
+    foreign = ledger.system_account(make_club(), AccountKind.CASH)
+    with pytest.raises(LedgerError) as excinfo:
+        ledger.post(club, [(books["cash"], -5), (foreign, 5)], "x", "manual", None)
+    assert excinfo.value.code == "foreign_account"
+
+
+def test_it_refuses_a_closed_account(club, books):
+    ledger.close_account(books["bo"])
+    with pytest.raises(LedgerError) as excinfo:
+        ledger.post(
+            club, ledger.legs_for_transfer(books["anna"], books["bo"], 5), "x", "manual", None
+        )
+    assert excinfo.value.code == "closed_account"
+
+
+def test_an_account_with_money_cannot_be_closed(club, books):
+    ledger.post(club, ledger.legs_for_transfer(books["anna"], books["bo"], 5), "x", "manual", None)
+    with pytest.raises(LedgerError):
+        ledger.close_account(books["bo"])
+
+
+def test_a_reversal_restores_every_balance_and_happens_once(club, books):
+    tx = ledger.post(
+        club,
+        [(books["anna"], -300), (books["bo"], -200), (books["pot"], 500)],
+        "Två insatser",
+        Source.GAME,
+        None,
+    )
+    reversal = ledger.reverse(tx, "fel spelare", books["by"])
+    assert reversal.reverses == tx
+    for name in ("anna", "bo", "pot"):
+        assert ledger.balance(books[name]) == 0
+    with pytest.raises(LedgerError) as excinfo:
+        ledger.reverse(tx, "igen", books["by"])
+    assert excinfo.value.code == "reversed"
+    with pytest.raises(LedgerError) as excinfo:
+        ledger.reverse(reversal, "tillbaka", books["by"])
+    assert excinfo.value.code == "reversal"
+
+
+def test_a_key_makes_a_posting_idempotent(club, books):
+    first = ledger.post(
+        club, ledger.legs_for_transfer(books["anna"], books["bo"], 7), "a", "dues", None, key="k1"
+    )
+    again = ledger.post(
+        club, ledger.legs_for_transfer(books["anna"], books["bo"], 7), "a", "dues", None, key="k1"
+    )
+    assert first.pk == again.pk
+    assert ledger.balance(books["bo"]) == 7
+
+
+def test_balance_at_a_date_and_a_statement_with_running_balance(club, books):
+    with time_machine.travel("2026-03-01 12:00 +0100"):
+        ledger.post(
+            club, ledger.legs_for_transfer(books["cash"], books["anna"], 1000), "In", "manual", None
+        )
+    with time_machine.travel("2026-03-05 12:00 +0100"):
+        ledger.post(
+            club, ledger.legs_for_transfer(books["anna"], books["pot"], 200), "Insats", "game", None
+        )
+    with time_machine.travel("2026-03-09 12:00 +0100"):
+        ledger.post(
+            club, ledger.legs_for_transfer(books["anna"], books["bo"], 300), "Skuld", "manual", None
+        )
+    assert ledger.balance(books["anna"], at=date(2026, 3, 4)) == 1000
+    assert ledger.balance(books["anna"], at=date(2026, 3, 5)) == 800
+    assert ledger.balance(books["anna"]) == 500
+    stmt = ledger.statement(books["anna"], date(2026, 3, 2), date(2026, 3, 31))
+    assert stmt.opening_ore == 1000
+    assert [(r.amount_ore, r.running_ore) for r in stmt.rows] == [(-200, 800), (-300, 500)]
+    assert stmt.closing_ore == 500
+
+
+def test_a_closed_period_refuses_postings_and_its_report_never_changes(club, books):
+    with time_machine.travel("2026-01-10 12:00 +0100"):
+        ledger.post(
+            club, ledger.legs_for_transfer(books["cash"], books["anna"], 1000), "In", "manual", None
+        )
+        tx = ledger.post(
+            club, ledger.legs_for_transfer(books["anna"], books["pot"], 200), "Insats", "game", None
+        )
+    with time_machine.travel("2026-02-02 12:00 +0100"):
+        period = ledger.close_period(
+            club, "Januari", date(2026, 1, 1), date(2026, 1, 31), books["by"]
+        )
+        report_before = sorted(
+            period.balances.values_list("account_id", "opening_ore", "closing_ore")
+        )
+        with pytest.raises(LedgerError) as excinfo:
+            ledger.post(
+                club,
+                ledger.legs_for_transfer(books["anna"], books["bo"], 5),
+                "sent",
+                "manual",
+                None,
+                date=date(2026, 1, 15),
+            )
+        assert excinfo.value.code == "closed_period"
+        # The correction goes into the open period, referring to the old transaction.
+        reversal = ledger.reverse(tx, "fel belopp", books["by"])
+    assert reversal.date == date(2026, 2, 2)
+    assert ledger.balance(books["anna"], at=date(2026, 1, 31)) == 800
+    assert ledger.balance(books["anna"]) == 1000
+    period.refresh_from_db()
+    assert (
+        sorted(period.balances.values_list("account_id", "opening_ore", "closing_ore"))
+        == report_before
+    )
+    assert ledger.statement(books["anna"], period.start, period.end).closing_ore == 800
+
+
+def test_periods_cannot_overlap_or_lie_in_the_future(club, books):
+    with time_machine.travel("2026-03-02 12:00 +0100"):
+        ledger.close_period(club, "Feb", date(2026, 2, 1), date(2026, 2, 28), None)
+        with pytest.raises(LedgerError):
+            ledger.close_period(club, "Överlapp", date(2026, 2, 15), date(2026, 3, 1), None)
+        with pytest.raises(LedgerError):
+            ledger.close_period(club, "Mars", date(2026, 3, 1), date(2026, 3, 31), None)
+
+
+def test_the_audit_trail_verifies_and_detects_an_edited_row(club, books):
+    tx = ledger.post(
+        club,
+        ledger.legs_for_transfer(books["anna"], books["pot"], 200),
+        "Insats",
+        "game",
+        books["by"],
+    )
+    ledger.reverse(tx, "ångra", books["by"])
+    with time_machine.travel(date.today() + timedelta(days=2)):
+        ledger.close_period(club, "Stängd", date.today() - timedelta(days=400), date.today(), None)
+    assert ledger.verify_audit(club) == []
+    # Someone edits an amount in the database behind the ledger's back.
+    Entry.objects.filter(transaction=tx, amount_ore=200).update(amount_ore=2000)
+    problems = ledger.verify_audit(club)
+    assert any("content changed" in p for p in problems)
+
+
+def test_the_audit_check_detects_a_memo_edit_and_a_deleted_record(club, books):
+    ledger.post(
+        club, ledger.legs_for_transfer(books["anna"], books["pot"], 200), "Insats", "game", None
+    )
+    ledger.post(
+        club, ledger.legs_for_transfer(books["bo"], books["pot"], 200), "Insats", "game", None
+    )
+    Transaction.objects.filter(memo="Insats").update(memo="Något annat")
+    assert ledger.verify_audit(club)
+    from club.models import AuditRecord
+
+    Transaction.objects.update(memo="Insats")
+    AuditRecord.objects.filter(seq=1).delete()
+    assert any("missing" in p or "no audit" in p for p in ledger.verify_audit(club))
+
+
+# --- property: money is conserved ----------------------------------------------------------
+
+ACCOUNTS = ["cash", "pot", "anna", "bo"]
+postings = st.lists(
+    st.one_of(
+        st.tuples(
+            st.just("post"),
+            st.lists(
+                st.tuples(st.sampled_from(ACCOUNTS), st.integers(-(10**9), 10**9).filter(bool)),
+                min_size=1,
+                max_size=4,
+            ),
+        ),
+        st.tuples(st.just("reverse"), st.integers(0, 50)),
+    ),
+    max_size=12,
+)
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(steps=postings)
+def test_any_sequence_of_postings_and_reversals_conserves_money(club, books, steps):
+    for kind, payload in steps:
+        if kind == "post":
+            legs = [(books[name], amount) for name, amount in payload]
+            legs.append((books["cash"], -sum(a for _n, a in payload)))  # balance it
+            legs = [(acc, a) for acc, a in legs if a != 0]
+            if not legs:
+                continue
+            ledger.post(club, legs, "prop", "manual", None)
+        else:
+            candidates = list(
+                Transaction.objects.filter(
+                    club=club, reverses__isnull=True, reversed_by__isnull=True
+                )
+            )
+            if not candidates:
+                continue
+            tx = candidates[payload % len(candidates)]
+            before = {n: ledger.balance(books[n]) for n in ACCOUNTS}
+            touched = dict(tx.entries.values_list("account_id", "amount_ore"))
+            ledger.reverse(tx, "prop", None)
+            for name in ACCOUNTS:
+                expected = before[name] - sum(
+                    e.amount_ore for e in tx.entries.all() if e.account_id == books[name].pk
+                )
+                assert ledger.balance(books[name]) == expected, touched
+        total = sum(Account.objects.filter(club=club).values_list("balance_ore", flat=True))
+        assert total == 0
+    assert ledger.verify_balances(club) == []
+    assert ledger.verify_audit(club) == []
+
+
+# --- concurrency on PostgreSQL -------------------------------------------------------------
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_sixteen_threads_posting_at_once_lose_nothing():
+    if connection.vendor != "postgresql":
+        pytest.skip("row locks under real concurrency are a PostgreSQL test")
+    club = make_club()
+    accounts = [
+        ledger.member_account(make_member(club, f"Tråd {i}", login=False)) for i in range(16)
+    ]
+    errors: list[BaseException] = []
+
+    def worker(index: int) -> None:
+        try:
+            me, other = accounts[index], accounts[(index + 1) % 16]
+            for n in range(50):
+                ledger.post(
+                    club,
+                    ledger.legs_for_transfer(me, other, n + 1),
+                    f"t{index}-{n}",
+                    "manual",
+                    None,
+                )
+        except BaseException as error:  # noqa: BLE001 - reported below
+            errors.append(error)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(16)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    assert Transaction.objects.filter(club=club).count() == 800
+    assert ledger.verify_balances(club) == []
+    assert ledger.verify_audit(club) == []
+    # Each member paid 1+…+50 and received the same from the previous one.
+    assert set(Account.objects.filter(club=club).values_list("balance_ore", flat=True)) == {0}
