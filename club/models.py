@@ -267,7 +267,7 @@ class Transaction(models.Model):
     source = models.CharField(_("source"), max_length=20, choices=Source.choices)
     # Idempotency: a caller that must not post twice (dues per period, a game event) gives a
     # key; the unique constraint, not hope, makes the second attempt a no-op.
-    key = models.CharField(max_length=120, null=True, blank=True)
+    key = models.CharField(max_length=120, null=True, blank=True)  # noqa: DJ001 - NULL: no key, no uniqueness
     # What caused it, for pages that link back (e.g. "game:17:event:4"); club never imports
     # scoring, so this is a plain reference.
     ref = models.CharField(_("reference"), max_length=120, blank=True, db_index=True)
