@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import uuid
+
 from django import forms
 from django.contrib.auth.forms import BaseUserCreationForm
+from django.core.exceptions import ValidationError
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from club.models import Role, User
+from club.models import Member, Role, User
+from club.money import KronorField
+from club.payments import NEEDS_MEMBER, PaymentKind
 
 
 class MemberForm(forms.Form):
@@ -24,3 +30,92 @@ class InviteAcceptForm(BaseUserCreationForm):
     class Meta(BaseUserCreationForm.Meta):
         model = User
         fields = ("username",)
+
+
+class IdempotentForm(forms.Form):
+    """A form whose submission carries a one-time key, so a double tap records once."""
+
+    submission = forms.CharField(widget=forms.HiddenInput, required=False)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if not self.is_bound:
+            self.initial.setdefault("submission", uuid.uuid4().hex)
+
+    def ledger_key(self, prefix: str) -> str | None:
+        value = self.cleaned_data.get("submission") or ""
+        return f"{prefix}:{value}" if value else None
+
+
+def _today():
+    return timezone.localdate()
+
+
+class PaymentForm(IdempotentForm):
+    kind = forms.ChoiceField(
+        label=_("What happened"), choices=PaymentKind.choices, widget=forms.RadioSelect
+    )
+    member = forms.ModelChoiceField(
+        label=_("Member"), queryset=Member.objects.none(), required=False
+    )
+    amount = KronorField(label=_("Amount"))
+    memo = forms.CharField(label=_("Note"), max_length=200, required=False)
+    date = forms.DateField(
+        label=_("Date"), initial=_today, widget=forms.DateInput(attrs={"type": "date"})
+    )
+
+    def __init__(self, *args, club=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["member"].queryset = Member.objects.for_club(club).active()
+
+    def clean(self):
+        data = super().clean()
+        if data.get("kind") in NEEDS_MEMBER and not data.get("member"):
+            self.add_error("member", ValidationError(_("Choose the member."), code="required"))
+        return data
+
+
+class TransferForm(IdempotentForm):
+    payer = forms.ModelChoiceField(label=_("From"), queryset=Member.objects.none())
+    payee = forms.ModelChoiceField(label=_("To"), queryset=Member.objects.none())
+    amount = KronorField(label=_("Amount"))
+    memo = forms.CharField(label=_("Note"), max_length=200, required=False)
+
+    def __init__(self, *args, club=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        members = Member.objects.for_club(club).active()
+        self.fields["payer"].queryset = members
+        self.fields["payee"].queryset = members
+
+    def clean(self):
+        data = super().clean()
+        if data.get("payer") and data.get("payer") == data.get("payee"):
+            self.add_error(
+                "payee", ValidationError(_("Choose two different members."), code="same_member")
+            )
+        return data
+
+
+class ReverseForm(forms.Form):
+    reason = forms.CharField(label=_("Why is it reversed?"), max_length=200)
+
+
+class DateRangeForm(forms.Form):
+    start = forms.DateField(
+        label=_("From"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    end = forms.DateField(
+        label=_("To"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+
+    def clean(self):
+        data = super().clean()
+        if data.get("start") and data.get("end") and data["start"] > data["end"]:
+            raise ValidationError(_("The end date is before the start date."), code="dates")
+        return data
+
+
+class ClosePeriodForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=100)
+    start = forms.DateField(label=_("From"), widget=forms.DateInput(attrs={"type": "date"}))
+    end = forms.DateField(label=_("To"), widget=forms.DateInput(attrs={"type": "date"}))

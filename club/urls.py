@@ -1,6 +1,8 @@
+import importlib
+
 from django.urls import path
 
-from club import views
+from club import views, views_ledger
 
 app_name = "club"
 
@@ -11,7 +13,38 @@ urlpatterns = [
     path("c/<slug:club_slug>/", views.club_home, name="club-home"),
     path("c/<slug:club_slug>/switch/", views.club_switch, name="club-switch"),
     path("c/<slug:club_slug>/members/", views.member_list, name="member-list"),
-    path("c/<slug:club_slug>/ledger/", views.ledger, name="ledger"),
+    # The books
+    path("c/<slug:club_slug>/ledger/", views_ledger.overview, name="ledger"),
+    path("c/<slug:club_slug>/ledger/payment/", views_ledger.payment, name="ledger-payment"),
+    path("c/<slug:club_slug>/ledger/transfer/", views_ledger.transfer, name="ledger-transfer"),
+    path("c/<slug:club_slug>/ledger/me/", views_ledger.my_statement, name="ledger-me"),
+    path(
+        "c/<slug:club_slug>/ledger/tx/<int:tx_id>/",
+        views_ledger.transaction_detail,
+        name="ledger-transaction",
+    ),
+    path(
+        "c/<slug:club_slug>/ledger/tx/<int:tx_id>/reverse/",
+        views_ledger.transaction_reverse,
+        name="ledger-reverse",
+    ),
+    path(
+        "c/<slug:club_slug>/ledger/accounts/<int:account_id>/",
+        views_ledger.account_statement,
+        name="ledger-account",
+    ),
+    path("c/<slug:club_slug>/ledger/settle/", views_ledger.settle_up, name="ledger-settle"),
+    path(
+        "c/<slug:club_slug>/ledger/settle/confirm/",
+        views_ledger.settle_confirm,
+        name="ledger-settle-confirm",
+    ),
+    path("c/<slug:club_slug>/ledger/periods/", views_ledger.periods, name="ledger-periods"),
+    path(
+        "c/<slug:club_slug>/ledger/periods/<int:period_id>/",
+        views_ledger.period_report,
+        name="ledger-period",
+    ),
     path("c/<slug:club_slug>/league/", views.league, name="league"),
     path(
         "c/<slug:club_slug>/members/<int:member_id>/invite/",
@@ -19,3 +52,12 @@ urlpatterns = [
         name="member-invite",
     ),
 ]
+
+# Exports, dues and statements live in their own module (club/urls_exports.py).
+try:
+    urls_exports = importlib.import_module("club.urls_exports")
+except ModuleNotFoundError as error:  # pragma: no cover - only while it is being written
+    if error.name != "club.urls_exports":
+        raise
+else:
+    urlpatterns += urls_exports.urlpatterns

@@ -111,11 +111,5 @@ def healthz(request: HttpRequest) -> JsonResponse:
 
 @require_GET
 @club_view()
-def ledger(request: HttpRequest) -> HttpResponse:
-    return render(request, "club/ledger.html")
-
-
-@require_GET
-@club_view()
 def league(request: HttpRequest) -> HttpResponse:
     return render(request, "club/league.html")

@@ -1,0 +1,159 @@
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from club import ledger
+from club.models import AccountKind, Transaction
+from tests.conftest import client_for
+from tests.factories import make_member
+
+
+def url(club, name, *args):
+    return reverse(f"club:{name}", args=[club.slug, *args])
+
+
+def test_a_treasurer_records_cash_in_and_the_overview_shows_it(treasurer_client, club, member):
+    page = treasurer_client.get(url(club, "ledger-payment"))
+    submission = page.context["form"].initial["submission"]
+    data = {
+        "kind": "cash_in",
+        "member": member.pk,
+        "amount": "150,50 kr",
+        "memo": "",
+        "date": "2026-11-20",
+        "submission": submission,
+    }
+    assert treasurer_client.post(url(club, "ledger-payment"), data).status_code == 302
+    # A double tap sends the same form again: it records once.
+    assert treasurer_client.post(url(club, "ledger-payment"), data).status_code == 302
+    assert Transaction.objects.filter(club=club).count() == 1
+    assert ledger.balance(ledger.member_account(member)) == 15050
+    assert ledger.system_account(club, AccountKind.CASH).shown_balance == 15050
+    overview = treasurer_client.get(url(club, "ledger")).content.decode()
+    assert "150,50\u00a0kr" in overview
+
+
+@pytest.mark.parametrize("amount", ["12,505", "tolv", "-5", "0"])
+def test_a_bad_amount_is_a_field_error_and_nothing_is_posted(
+    treasurer_client, club, member, amount
+):
+    data = {"kind": "cash_in", "member": member.pk, "amount": amount, "date": "2026-11-20"}
+    response = treasurer_client.post(url(club, "ledger-payment"), data)
+    assert response.status_code == 200
+    assert response.context["form"].errors["amount"]
+    assert Transaction.objects.count() == 0
+
+
+def test_a_payment_in_needs_a_member(treasurer_client, club):
+    data = {"kind": "cash_in", "amount": "10", "date": "2026-11-20"}
+    response = treasurer_client.post(url(club, "ledger-payment"), data)
+    assert response.context["form"].has_error("member")
+
+
+def test_a_club_expense_needs_no_member(treasurer_client, club):
+    data = {"kind": "expense", "amount": "80", "memo": "Kaffe", "date": "2026-11-20"}
+    treasurer_client.post(url(club, "ledger-payment"), data)
+    assert ledger.system_account(club, AccountKind.EXPENSES).shown_balance == 8000
+    assert ledger.system_account(club, AccountKind.CASH).shown_balance == -8000
+
+
+def test_a_transfer_between_members(treasurer_client, club, member, scorer):
+    data = {"payer": member.pk, "payee": scorer.pk, "amount": "25", "memo": "Lån"}
+    treasurer_client.post(url(club, "ledger-transfer"), data)
+    assert ledger.member_account(member).balance_ore == -2500
+    assert ledger.member_account(scorer).balance_ore == 2500
+
+
+def test_a_transfer_to_oneself_is_refused(treasurer_client, club, member):
+    data = {"payer": member.pk, "payee": member.pk, "amount": "25"}
+    response = treasurer_client.post(url(club, "ledger-transfer"), data)
+    assert response.context["form"].has_error("payee", code="same_member")
+
+
+def test_a_reversal_needs_a_reason_and_restores_balances(treasurer_client, club, member, treasurer):
+    tx = ledger.post(
+        club,
+        ledger.legs_for_transfer(
+            ledger.system_account(club, "cash"), ledger.member_account(member), 500
+        ),
+        "In",
+        "manual",
+        treasurer.user,
+    )
+    assert (
+        treasurer_client.post(url(club, "ledger-reverse", tx.pk), {"reason": ""}).status_code == 422
+    )
+    response = treasurer_client.post(url(club, "ledger-reverse", tx.pk), {"reason": "Fel person"})
+    assert response.status_code == 302
+    assert ledger.member_account(member).balance_ore == 0
+    page = treasurer_client.get(url(club, "ledger-transaction", tx.pk)).content.decode()
+    assert "Fel person" in page
+
+
+def test_a_member_cannot_post_or_reverse(member_client, club, member, treasurer):
+    assert member_client.get(url(club, "ledger-payment")).status_code == 403
+    assert member_client.post(url(club, "ledger-transfer"), {}).status_code == 403
+    tx = ledger.post(
+        club,
+        ledger.legs_for_transfer(
+            ledger.system_account(club, "cash"), ledger.member_account(member), 500
+        ),
+        "In",
+        "manual",
+        treasurer.user,
+    )
+    assert (
+        member_client.post(url(club, "ledger-reverse", tx.pk), {"reason": "x"}).status_code == 403
+    )
+    assert Transaction.objects.count() == 1
+
+
+def test_a_member_sees_their_own_statement_and_the_pots_but_not_others(
+    member_client, club, member, scorer
+):
+    own = ledger.member_account(member)
+    pot = ledger.pot_account(club, "pot:kille", "Killepotten")
+    assert member_client.get(url(club, "ledger-account", own.pk)).status_code == 200
+    assert member_client.get(url(club, "ledger-account", pot.pk)).status_code == 200
+    other = ledger.member_account(scorer)
+    assert member_client.get(url(club, "ledger-account", other.pk)).status_code == 404
+    assert member_client.get(url(club, "ledger-me"))["Location"] == url(
+        club, "ledger-account", own.pk
+    )
+
+
+def test_a_statement_filters_by_date_and_refuses_reversed_dates(member_client, club, member):
+    own = ledger.member_account(member)
+    response = member_client.get(
+        url(club, "ledger-account", own.pk), {"start": "2026-12-01", "end": "2026-11-01"}
+    )
+    assert response.context["form"].errors
+
+
+def test_a_treasurer_of_one_club_cannot_touch_another(club, other_club, treasurer):
+    stranger = make_member(other_club, "Främling")
+    account = ledger.member_account(stranger)
+    client = client_for(treasurer)
+    assert (
+        client.get(reverse("club:ledger-account", args=[club.slug, account.pk])).status_code == 404
+    )
+    assert client.get(reverse("club:ledger", args=[other_club.slug])).status_code == 404
+
+
+def test_the_overview_makes_the_same_few_queries_for_many_members(
+    treasurer_client, club, django_assert_max_num_queries
+):
+    for n in range(30):
+        make_member(club, f"Extra {n}", login=False)
+    with django_assert_max_num_queries(8):
+        treasurer_client.get(url(club, "ledger"))
+
+
+def test_closing_a_period_from_the_page(treasurer_client, club):
+    response = treasurer_client.post(
+        url(club, "ledger-periods"), {"name": "Oktober", "start": "2026-10-01", "end": "2026-10-31"}
+    )
+    assert response.status_code == 302
+    report = treasurer_client.get(response["Location"])
+    assert "Oktober" in report.content.decode()
