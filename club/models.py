@@ -439,3 +439,46 @@ class DuesPlan(models.Model):
 
     def __str__(self) -> str:
         return f"{self.club}: {self.fee_ore} öre {self.interval}"
+
+
+# --- Results that feed the league --------------------------------------------------------
+
+
+class GameResult(models.Model):
+    """One player's result in one finished game, pushed here by the recording layer.
+
+    ``game_ref`` identifies the game without club importing scoring ("game:17"). Guests have
+    no member and count for nothing in the league but keep the table complete.
+    """
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="results")
+    game_ref = models.CharField(max_length=40)
+    game_key = models.CharField(_("game"), max_length=30)
+    finished_at = models.DateTimeField(_("finished"))
+    member = models.ForeignKey(
+        Member, on_delete=models.PROTECT, null=True, blank=True, related_name="results"
+    )
+    guest_name = models.CharField(max_length=100, blank=True)
+    seat = models.PositiveSmallIntegerField()
+    team = models.PositiveSmallIntegerField(null=True, blank=True)
+    placement = models.PositiveSmallIntegerField(_("placement"))
+    score = models.IntegerField(_("score"))
+    net_ore = models.BigIntegerField(_("net money (öre)"), default=0)
+    players = models.PositiveSmallIntegerField(_("players"))
+    details = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["-finished_at", "game_ref", "placement"]
+        verbose_name = _("game result")
+        verbose_name_plural = _("game results")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game_ref", "seat"], name="club_gameresult_one_per_seat"
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["club", "game_key", "finished_at"], name="club_result_game_time"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_ref} #{self.placement} {self.member or self.guest_name}"

@@ -1,1 +1,139 @@
-"""Games, seats and the append-only events recorded at the table (see scoring/recording.py)."""
+"""Games, seats and the append-only events recorded at the table.
+
+The truth of a game is its events. ``Game.snapshot`` caches the engine's state after the last
+event (as JSON) so that pages and polling read one row; ``Game.seq`` is the number of the last
+event, which a phone sends back as ``expected_seq`` so that a stale phone cannot overwrite what
+another phone recorded. See ``scoring/recording.py`` for how events are appended.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from club.models import Club, Member, Transaction
+
+
+class GameStatus(models.TextChoices):
+    OPEN = "open", _("open")
+    FINISHED = "finished", _("finished")
+    VOIDED = "voided", _("voided")
+
+
+class GameQuerySet(models.QuerySet["Game"]):
+    def for_club(self, club: Club) -> GameQuerySet:
+        return self.filter(club=club)
+
+
+class Game(models.Model):
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="games")
+    game_key = models.CharField(_("game"), max_length=30)
+    rules = models.JSONField(_("rules options"), default=dict, blank=True)
+    # Arguments to the engine's new_game besides players and rules, fixed when the game starts
+    # (e.g. the Kille pot carried over from the last evening), so replays never change.
+    setup = models.JSONField(default=dict, blank=True)
+    status = models.CharField(
+        _("status"), max_length=10, choices=GameStatus.choices, default=GameStatus.OPEN
+    )
+    seq = models.PositiveIntegerField(_("events"), default=0)
+    snapshot = models.JSONField(default=dict, blank=True)
+    started_at = models.DateTimeField(_("started"), default=timezone.now)
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+"
+    )
+
+    objects = GameQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-started_at"]
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
+        indexes = [
+            models.Index(
+                fields=["club", "status"],
+                condition=models.Q(status="open"),
+                name="scoring_game_open_per_club",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_key} #{self.pk}"
+
+    @property
+    def ref(self) -> str:
+        return f"game:{self.pk}"
+
+    @property
+    def is_open(self) -> bool:
+        return self.status == GameStatus.OPEN
+
+
+class Seat(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField(_("position"))
+    member = models.ForeignKey(
+        Member, on_delete=models.PROTECT, null=True, blank=True, related_name="seats"
+    )
+    guest_name = models.CharField(_("guest"), max_length=100, blank=True)
+
+    class Meta:
+        ordering = ["game", "position"]
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "position"], name="scoring_seat_unique_position"
+            ),
+            models.CheckConstraint(
+                condition=(models.Q(member__isnull=False) & models.Q(guest_name=""))
+                | (models.Q(member__isnull=True) & ~models.Q(guest_name="")),
+                name="scoring_seat_member_or_guest",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def key(self) -> str:
+        """The player key the engine knows this seat by."""
+        return f"s{self.position}"
+
+    @property
+    def name(self) -> str:
+        return self.member.name if self.member_id else self.guest_name
+
+
+class Event(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events")
+    seq = models.PositiveIntegerField()
+    type = models.CharField(max_length=30)
+    payload = models.JSONField(default=dict, blank=True)
+    # What the event did, in words, as the engine logged it when it was recorded.
+    summary = models.CharField(max_length=300, blank=True)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    idempotency_key = models.CharField(max_length=64)
+    # The ledger transaction that carried this event's money, if any.
+    money = models.OneToOneField(
+        Transaction, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["game", "seq"]
+        verbose_name = _("event")
+        verbose_name_plural = _("events")
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq"], name="scoring_event_unique_seq"),
+            models.UniqueConstraint(
+                fields=["game", "idempotency_key"], name="scoring_event_unique_key"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} #{self.seq} {self.type}"

@@ -1,0 +1,402 @@
+"""Recording a game: the same for every game the engine knows.
+
+Appending an event is one database transaction:
+
+1. lock the game row (``select_for_update``): phones on the same game take turns;
+2. the same idempotency key as an earlier event → that event, nothing new (a double tap);
+3. the client's ``expected_seq`` must equal ``Game.seq``, else ``StaleGame`` (HTTP 409) with
+   the events the phone missed;
+4. replay the game's effective events through the engine and apply the new one; an illegal
+   event raises ``EventRefused`` with the engine's message and nothing is stored;
+5. store the event and the new snapshot, post the event's money with ``club.ledger.post``
+   (idempotent by the key ``game:<id>:event:<seq>``);
+6. when the game finishes, push the result to ``club.league`` after commit.
+
+Undo appends an ``undo`` event that cancels the last effective event: the state is replayed
+without it and its money is reversed. Voiding (admin) reverses all of a game's money.
+
+Player keys in the engine are the seats' ``s0``, ``s1`` …; pots are ``pot`` and ``bet:<n>``,
+mapped to the club's pot accounts for that game. A guest has no account: a guest's money goes
+through the club's cash account (a guest pays or is paid in cash at the table).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from club import league, ledger
+from club.models import Account, AccountKind, Club, Member, Source, User
+from engine import registry
+from engine.base import net_by_account
+from engine.errors import EngineError
+from scoring.models import Event, Game, GameStatus, Seat
+
+UNDO = "undo"
+
+
+class EventRefused(ValidationError):
+    """The rules, or the game's status, do not allow this event now."""
+
+
+class StaleGame(ValidationError):
+    """The phone's view is behind: someone else recorded in between."""
+
+    def __init__(self, current_seq: int, missed: list[Event]):
+        super().__init__(_("Someone else recorded in the meantime."), code="stale")
+        self.current_seq = current_seq
+        self.missed = missed
+
+
+@dataclass(frozen=True)
+class AppendResult:
+    event: Event
+    state: Any
+    duplicate: bool = False
+
+
+# --- starting ------------------------------------------------------------------------------
+
+
+def rules_for(game_key: str, options: dict) -> Any:
+    module = registry.get(game_key).module
+    fields = {f.name for f in dataclasses.fields(module.Rules)}
+    unknown = set(options) - fields
+    if unknown:
+        raise EventRefused(
+            _("Unknown rules options: %(names)s") % {"names": ", ".join(sorted(unknown))},
+            code="rules",
+        )
+    try:
+        return module.Rules(**options)
+    except (TypeError, ValueError) as error:
+        raise EventRefused(str(error), code="rules") from None
+
+
+@transaction.atomic
+def start_game(
+    club: Club,
+    game_key: str,
+    players: Sequence[Member | str],
+    by: User | None,
+    rules: dict | None = None,
+    setup: dict | None = None,
+) -> Game:
+    """Seat the players (members, or guests by name) in order and check the engine agrees."""
+    info = registry.get(game_key)
+    if not info.min_players <= len(players) <= info.max_players:
+        raise EventRefused(
+            _("%(game)s is for %(lo)s–%(hi)s players.")
+            % {"game": info.name(), "lo": info.min_players, "hi": info.max_players},
+            code="players",
+        )
+    members = [p for p in players if isinstance(p, Member)]
+    if len({m.pk for m in members}) != len(members):
+        raise EventRefused(_("A member cannot have two seats."), code="players")
+    if any(m.club_id != club.pk for m in members):
+        raise EventRefused(
+            _("Every player must be a member of this club or a guest."), code="players"
+        )
+    game = Game.objects.create(
+        club=club, game_key=game_key, rules=rules or {}, setup=setup or {}, created_by=by
+    )
+    Seat.objects.bulk_create(
+        Seat(
+            game=game,
+            position=i,
+            member=p if isinstance(p, Member) else None,
+            guest_name="" if isinstance(p, Member) else p.strip(),
+        )
+        for i, p in enumerate(players)
+    )
+    state = _replay(game, [])  # the engine refuses bad rules or players here
+    game.snapshot = _snapshot(state, {})
+    game.save(update_fields=["snapshot"])
+    return game
+
+
+# --- replaying -----------------------------------------------------------------------------
+
+# The last replayed state per game: appends on a busy game replay nothing but the new event.
+# Only a cache: a miss replays from the events. Keyed by id, start time and seq, because an
+# id alone can come back (SQLite reuses the row ids of rolled-back inserts).
+_STATE_CACHE: OrderedDict[tuple, tuple[Any, dict[str, int]]] = OrderedDict()
+_CACHE_SIZE = 256
+
+
+def effective_events(events: Sequence[Event]) -> list[Event]:
+    """The events that count: all but undo events and the events they cancelled."""
+    undone = {e.payload.get("undoes") for e in events if e.type == UNDO}
+    return [e for e in events if e.type != UNDO and e.seq not in undone]
+
+
+def engine_event(event: Event) -> dict:
+    return {**event.payload, "type": event.type}
+
+
+def _new_state(game: Game) -> Any:
+    module = registry.get(game.game_key).module
+    players = [seat.key for seat in game.seats.all()]
+    try:
+        return module.new_game(players, rules_for(game.game_key, game.rules), **game.setup)
+    except EngineError as error:
+        raise EventRefused(str(error), code="illegal") from None
+
+
+def _replay(game: Game, events: Sequence[Event]) -> Any:
+    state, _nets = _replay_with_nets(game, events)
+    return state
+
+
+def _replay_with_nets(game: Game, events: Sequence[Event]) -> tuple[Any, dict[str, int]]:
+    module = registry.get(game.game_key).module
+    state = _new_state(game)
+    transfers = list(state.transfers)
+    for event in effective_events(events):
+        state = module.apply(state, engine_event(event))
+        transfers.extend(state.transfers)
+    return state, net_by_account(transfers)
+
+
+def _cache_key(game: Game) -> tuple:
+    return (game.pk, game.started_at.isoformat(), game.seq)
+
+
+def current_state(game: Game) -> tuple[Any, dict[str, int]]:
+    cached = _STATE_CACHE.get(_cache_key(game))
+    if cached is not None:
+        _STATE_CACHE.move_to_end(_cache_key(game))
+        return cached
+    result = _replay_with_nets(game, list(game.events.order_by("seq")))
+    _remember(game, result)
+    return result
+
+
+def _remember(game: Game, result: tuple[Any, dict[str, int]]) -> None:
+    _STATE_CACHE[_cache_key(game)] = result
+    while len(_STATE_CACHE) > _CACHE_SIZE:
+        _STATE_CACHE.popitem(last=False)
+
+
+def _snapshot(state: Any, nets: dict[str, int]) -> dict:
+    data = dataclasses.asdict(state)
+    data["nets"] = nets
+    # Through JSON once, so the snapshot is exactly what the database will hold.
+    return json.loads(json.dumps(data, cls=DjangoJSONEncoder))
+
+
+# --- appending -----------------------------------------------------------------------------
+
+
+def _lock(game: Game) -> Game:
+    return Game.objects.select_for_update().select_related("club").get(pk=game.pk)
+
+
+def _check_turn(game: Game, expected_seq: int, key: str, *, undo: bool = False) -> Event | None:
+    """The earlier event for a repeated key, or None; raises for a closed or stale game.
+
+    Undo may also take back the event that finished a game; nothing touches a voided one."""
+    existing = Event.objects.filter(game=game, idempotency_key=key).first()
+    if existing is not None:
+        return existing
+    allowed = {GameStatus.OPEN, GameStatus.FINISHED} if undo else {GameStatus.OPEN}
+    if game.status not in allowed:
+        raise EventRefused(
+            _("This game is %(status)s.") % {"status": game.get_status_display()}, code="closed"
+        )
+    if expected_seq != game.seq:
+        missed = list(game.events.filter(seq__gt=expected_seq).order_by("seq"))
+        raise StaleGame(game.seq, missed)
+    return None
+
+
+def append_event(
+    game: Game,
+    event_type: str,
+    payload: dict,
+    *,
+    expected_seq: int,
+    idempotency_key: str,
+    by: User | None,
+) -> AppendResult:
+    if event_type == UNDO:
+        return undo_last(game, expected_seq=expected_seq, idempotency_key=idempotency_key, by=by)
+    module = registry.get(game.game_key).module
+    with transaction.atomic():
+        game = _lock(game)
+        existing = _check_turn(game, expected_seq, idempotency_key)
+        if existing is not None:
+            return AppendResult(existing, current_state(game)[0], duplicate=True)
+        state, nets = current_state(game)
+        try:
+            new_state = module.apply(state, {**payload, "type": event_type})
+        except EngineError as error:
+            raise EventRefused(str(error), code="illegal") from None
+        event = Event.objects.create(
+            game=game,
+            seq=game.seq + 1,
+            type=event_type,
+            payload=payload,
+            summary=" · ".join(getattr(new_state, "log", ()))[:300],
+            recorded_by=by,
+            idempotency_key=idempotency_key,
+        )
+        event.money = _post_money(game, event, new_state.transfers, by)
+        if event.money is not None:
+            event.save(update_fields=["money"])
+        nets = _add_nets(nets, new_state.transfers)
+        _store(game, event.seq, new_state, nets)
+    return AppendResult(event, new_state)
+
+
+def _add_nets(nets: dict[str, int], transfers) -> dict[str, int]:
+    merged = dict(nets)
+    for account, amount in net_by_account(transfers).items():
+        merged[account] = merged.get(account, 0) + amount
+    return merged
+
+
+def _store(game: Game, seq: int, state: Any, nets: dict[str, int]) -> None:
+    """Save seq and snapshot; finish or reopen the game as the state says."""
+    game.seq = seq
+    game.snapshot = _snapshot(state, nets)
+    was_finished = game.status == GameStatus.FINISHED
+    if state.finished and not was_finished:
+        game.status = GameStatus.FINISHED
+        game.finished_at = timezone.now()
+        transaction.on_commit(lambda: _record_result(game.pk))
+    elif not state.finished and was_finished:
+        game.status = GameStatus.OPEN
+        game.finished_at = None
+        transaction.on_commit(lambda: league.remove_results(game.ref))
+    game.save(update_fields=["seq", "snapshot", "status", "finished_at"])
+    # Cached only once committed: a rolled-back append must not leave a state under a seq
+    # that a later event will take.
+    transaction.on_commit(lambda: _remember(game, (state, nets)))
+
+
+def _record_result(game_id: int) -> None:
+    game = Game.objects.select_related("club").get(pk=game_id)
+    if game.status != GameStatus.FINISHED:
+        return
+    seats = {seat.key: seat for seat in game.seats.select_related("member")}
+    nets = game.snapshot.get("nets", {})
+    results = [
+        league.PlayerResult(
+            seat=seats[s["player"]].position,
+            member=seats[s["player"]].member,
+            guest_name=seats[s["player"]].guest_name,
+            placement=s["placement"],
+            score=s["score"],
+            net_ore=nets.get(s["player"], 0),
+        )
+        for s in game.snapshot.get("standings", [])
+    ]
+    league.record_result(game.club, game.ref, game.game_key, game.finished_at, results)
+
+
+# --- money ---------------------------------------------------------------------------------
+
+
+def _accounts_for(game: Game, keys: set[str]) -> dict[str, Account]:
+    seats = {seat.key: seat for seat in game.seats.select_related("member")}
+    info = registry.get(game.game_key)
+    accounts: dict[str, Account] = {}
+    for key in keys:
+        if key in seats:
+            seat = seats[key]
+            accounts[key] = (
+                ledger.member_account(seat.member)
+                if seat.member_id
+                else ledger.system_account(game.club, AccountKind.CASH)
+            )
+        elif key == "pot":
+            accounts[key] = ledger.pot_account(
+                game.club, f"pot:{game.game_key}", _("Pot: %(game)s") % {"game": info.name()}
+            )
+        elif key.startswith("bet:"):
+            accounts[key] = ledger.bet_account(
+                game.club,
+                f"bet:{game.game_key}:{key[4:]}",
+                _("Bet %(n)s: %(game)s") % {"n": key[4:], "game": info.name()},
+            )
+        else:
+            raise EventRefused(_("The engine named an unknown account %(key)s.") % {"key": key})
+    return accounts
+
+
+def _post_money(game: Game, event: Event, transfers, by: User | None):
+    if not transfers:
+        return None
+    nets = net_by_account(transfers)
+    accounts = _accounts_for(game, set(nets))
+    per_account: dict[int, tuple[Account, int]] = {}
+    for key, amount in nets.items():
+        account = accounts[key]
+        previous = per_account.get(account.pk, (account, 0))[1]
+        per_account[account.pk] = (account, previous + amount)
+    legs = [(account, amount) for account, amount in per_account.values() if amount]
+    if not legs:
+        return None
+    info = registry.get(game.game_key)
+    memo = f"{info.name()} #{game.pk}: {event.summary or event.type}"[:200]
+    ref = f"{game.ref}:event:{event.seq}"
+    return ledger.post(game.club, legs, memo, Source.GAME, by, key=ref, ref=ref)
+
+
+# --- undo and void -------------------------------------------------------------------------
+
+
+def undo_last(
+    game: Game, *, expected_seq: int, idempotency_key: str, by: User | None
+) -> AppendResult:
+    with transaction.atomic():
+        game = _lock(game)
+        existing = _check_turn(game, expected_seq, idempotency_key, undo=True)
+        if existing is not None:
+            return AppendResult(existing, current_state(game)[0], duplicate=True)
+        events = list(game.events.order_by("seq"))
+        effective = effective_events(events)
+        if not effective:
+            raise EventRefused(_("There is nothing to undo."), code="nothing")
+        target = effective[-1]
+        if target.money_id:
+            ledger.reverse(target.money, _("Undo in game #%(id)s") % {"id": game.pk}, by)
+        event = Event.objects.create(
+            game=game,
+            seq=game.seq + 1,
+            type=UNDO,
+            payload={"undoes": target.seq},
+            summary=_("Undid: %(what)s") % {"what": target.summary or target.type},
+            recorded_by=by,
+            idempotency_key=idempotency_key,
+        )
+        state, nets = _replay_with_nets(game, [*events, event])
+        _store(game, event.seq, state, nets)
+    return AppendResult(event, state)
+
+
+@transaction.atomic
+def void_game(game: Game, reason: str, by: User | None) -> Game:
+    """Reverse every krona the game moved and take it out of the league."""
+    game = _lock(game)
+    if game.status == GameStatus.VOIDED:
+        raise EventRefused(_("The game is already voided."), code="voided")
+    reason = reason.strip() or _("Voided")
+    for event in effective_events(list(game.events.select_related("money").order_by("seq"))):
+        if event.money_id:
+            ledger.reverse(event.money, reason, by)
+    game.status = GameStatus.VOIDED
+    game.save(update_fields=["status"])
+    transaction.on_commit(lambda: league.remove_results(game.ref))
+    return game

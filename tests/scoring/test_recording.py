@@ -1,0 +1,161 @@
+from __future__ import annotations
+
+import pytest
+
+from club import ledger
+from club.models import Account, GameResult, Transaction
+from scoring import recording
+from scoring.models import Event, GameStatus
+from scoring.recording import EventRefused, StaleGame
+from tests.factories import make_member
+
+
+@pytest.fixture
+def game(toy, club, scorer, member):
+    return recording.start_game(club, "toy", [scorer, member, "Gästen Gunnar"], scorer.user)
+
+
+def append(game, type_, payload, seq, key, by=None):
+    game.refresh_from_db()
+    return recording.append_event(
+        game, type_, payload, expected_seq=seq, idempotency_key=key, by=by
+    )
+
+
+def pot(club):
+    return Account.objects.get(club=club, key="pot:toy")
+
+
+def test_an_event_is_stored_with_its_money_and_snapshot(game, club, scorer):
+    result = append(game, "stake", {"player": "s0", "amount": 200}, 0, "k1", scorer.user)
+    game.refresh_from_db()
+    assert game.seq == 1
+    assert game.snapshot["pot_ore"] == 200
+    assert game.snapshot["nets"] == {"s0": -200, "pot": 200}
+    assert result.event.summary == "s0 satsar 200"
+    assert ledger.balance(ledger.member_account(scorer)) == -200
+    assert pot(club).balance_ore == 200
+    assert result.event.money.ref == f"game:{game.pk}:event:1"
+
+
+def test_a_double_tapped_submit_records_once(game, club):
+    first = append(game, "stake", {"player": "s0", "amount": 200}, 0, "same-key")
+    again = append(game, "stake", {"player": "s0", "amount": 200}, 0, "same-key")
+    assert again.duplicate
+    assert again.event.pk == first.event.pk
+    assert Event.objects.filter(game=game).count() == 1
+    assert pot(club).balance_ore == 200
+
+
+def test_a_stale_seq_is_refused_with_what_was_missed(game):
+    append(game, "stake", {"player": "s0", "amount": 200}, 0, "a")
+    append(game, "stake", {"player": "s1", "amount": 300}, 1, "b")
+    with pytest.raises(StaleGame) as excinfo:
+        append(game, "stake", {"player": "s2", "amount": 100}, 1, "c")
+    assert excinfo.value.current_seq == 2
+    assert [e.seq for e in excinfo.value.missed] == [2]
+    assert Event.objects.filter(game=game).count() == 2
+
+
+def test_an_illegal_event_stores_nothing(game, club):
+    with pytest.raises(EventRefused, match="not allowed"):
+        append(game, "stake", {"player": "s0", "amount": -5}, 0, "bad")
+    with pytest.raises(EventRefused, match="no player"):
+        append(game, "stake", {"player": "s9", "amount": 5}, 0, "bad2")
+    game.refresh_from_db()
+    assert game.seq == 0
+    assert not Event.objects.exists()
+    assert not Transaction.objects.exists()
+
+
+def test_undo_cancels_the_last_event_and_reverses_its_money(game, club, scorer):
+    append(game, "stake", {"player": "s0", "amount": 200}, 0, "a")
+    append(game, "stake", {"player": "s1", "amount": 300}, 1, "b")
+    result = append(game, "undo", {}, 2, "u1")
+    game.refresh_from_db()
+    assert result.event.payload == {"undoes": 2}
+    assert game.snapshot["pot_ore"] == 200
+    assert pot(club).balance_ore == 200
+    assert ledger.balance(ledger.member_account(scorer)) == -200
+    # A second undo cancels the one before; the history keeps everything.
+    append(game, "undo", {}, 3, "u2")
+    game.refresh_from_db()
+    assert game.snapshot["pot_ore"] == 0
+    assert pot(club).balance_ore == 0
+    assert [e.type for e in game.events.order_by("seq")] == ["stake", "stake", "undo", "undo"]
+    with pytest.raises(EventRefused, match="nothing to undo"):
+        append(game, "undo", {}, 4, "u3")
+
+
+def test_a_finished_game_records_its_result_after_commit(
+    game, club, scorer, member, django_capture_on_commit_callbacks
+):
+    append(game, "stake", {"player": "s0", "amount": 200}, 0, "a")
+    append(game, "stake", {"player": "s2", "amount": 300}, 1, "b")
+    with django_capture_on_commit_callbacks(execute=True):
+        append(game, "win", {"player": "s1"}, 2, "c")
+    game.refresh_from_db()
+    assert game.status == GameStatus.FINISHED
+    rows = {r.seat: r for r in GameResult.objects.filter(game_ref=game.ref)}
+    assert rows[1].member == member
+    assert rows[1].placement == 1
+    assert rows[1].net_ore == 500
+    assert rows[0].net_ore == -200
+    assert rows[2].guest_name == "Gästen Gunnar"
+    # The guest's stake came through the club's cash box.
+    assert ledger.balance(ledger.system_account(club, "cash")) == -300
+    with pytest.raises(EventRefused):
+        append(game, "stake", {"player": "s0", "amount": 1}, 3, "d")
+
+
+def test_undoing_the_finish_reopens_the_game_and_forgets_the_result(
+    game, club, django_capture_on_commit_callbacks
+):
+    append(game, "stake", {"player": "s0", "amount": 200}, 0, "a")
+    with django_capture_on_commit_callbacks(execute=True):
+        append(game, "win", {"player": "s1"}, 1, "b")
+    with django_capture_on_commit_callbacks(execute=True):
+        append(game, "undo", {}, 2, "c")
+    game.refresh_from_db()
+    assert game.status == GameStatus.OPEN
+    assert not GameResult.objects.filter(game_ref=game.ref).exists()
+    assert pot(club).balance_ore == 200
+
+
+def test_voiding_reverses_all_money_and_removes_the_result(
+    game, club, admin_member, django_capture_on_commit_callbacks
+):
+    append(game, "stake", {"player": "s0", "amount": 200}, 0, "a")
+    append(game, "stake", {"player": "s1", "amount": 300}, 1, "b")
+    with django_capture_on_commit_callbacks(execute=True):
+        append(game, "win", {"player": "s0"}, 2, "c")
+    with django_capture_on_commit_callbacks(execute=True):
+        recording.void_game(game, "Fel spel", admin_member.user)
+    game.refresh_from_db()
+    assert game.status == GameStatus.VOIDED
+    assert set(Account.objects.filter(club=club).values_list("balance_ore", flat=True)) == {0}
+    assert not GameResult.objects.exists()
+    assert ledger.verify_balances(club) == []
+    assert ledger.verify_audit(club) == []
+
+
+def test_start_refuses_bad_player_lists(toy, club, member, other_club):
+    with pytest.raises(EventRefused):
+        recording.start_game(club, "toy", [member], None)
+    with pytest.raises(EventRefused):
+        recording.start_game(club, "toy", [member, member], None)
+    stranger = make_member(other_club, "Främling")
+    with pytest.raises(EventRefused):
+        recording.start_game(club, "toy", [member, stranger], None)
+    with pytest.raises(EventRefused, match="Unknown rules"):
+        recording.start_game(club, "toy", [member, "Gäst"], None, rules={"nonsense": 1})
+
+
+def test_the_state_replayed_from_scratch_equals_the_snapshot(game):
+    for seq, (player, amount) in enumerate([("s0", 100), ("s1", 250), ("s2", 75)]):
+        append(game, "stake", {"player": player, "amount": amount}, seq, f"k{seq}")
+    append(game, "undo", {}, 3, "u")
+    game.refresh_from_db()
+    recording._STATE_CACHE.clear()
+    state, nets = recording.current_state(game)
+    assert recording._snapshot(state, nets) == game.snapshot
