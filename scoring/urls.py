@@ -9,5 +9,10 @@ urlpatterns = [
     path("calc/", views.calculators, name="calculators"),
     # One club's table
     path("c/<slug:club_slug>/play/", views.play, name="play"),
+    path("c/<slug:club_slug>/play/<slug:game_key>/", views.game_start, name="game-start"),
     path("c/<slug:club_slug>/games/", views.game_list, name="game-list"),
+    path("c/<slug:club_slug>/games/<int:game_id>/", views.game_detail, name="game-detail"),
+    path("c/<slug:club_slug>/games/<int:game_id>/poll/", views.game_poll, name="game-poll"),
+    path("c/<slug:club_slug>/games/<int:game_id>/events/", views.game_event, name="game-event"),
+    path("c/<slug:club_slug>/games/<int:game_id>/void/", views.game_void, name="game-void"),
 ]

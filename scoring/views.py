@@ -1,25 +1,235 @@
-"""Pages of the table: play, history and the calculators."""
+"""Pages of the table: play, a game's pad, history, and the calculators.
+
+The pad is one template per game (``scoring/pads/<game>.html``) inside one page,
+``scoring/game_detail.html``, whose ``pad`` partial is what htmx swaps: after an event, and
+when polling finds that another phone recorded something. Polling answers 204 (nothing to swap)
+while ``seq`` is unchanged, so an idle pad costs one indexed row read every two seconds.
+"""
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
-from django.views.decorators.http import require_GET
+import inspect
+import json
+import uuid
 
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import select_template
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from club import ledger
 from club.access import club_view
+from club.models import Account, Role
 from engine import registry
+from scoring import recording
+from scoring.forms import StartGameForm, VoidForm
+from scoring.models import Game, GameStatus
 
 
 @require_GET
 @club_view()
 def play(request: HttpRequest) -> HttpResponse:
-    return render(request, "scoring/play.html", {"games": registry.all_games()})
+    open_games = (
+        Game.objects.for_club(request.club)
+        .filter(status=GameStatus.OPEN)
+        .prefetch_related("seats__member")
+    )
+    return render(
+        request,
+        "scoring/play.html",
+        {"games": registry.all_games(), "open_games": open_games, "lang": _lang()},
+    )
+
+
+def _lang() -> str:
+    return (get_language() or "sv")[:2]
+
+
+def _setup_for(request: HttpRequest, info: registry.GameInfo) -> dict:
+    """Engine arguments fixed at the start, e.g. the club's pot carried over from last time."""
+    parameters = inspect.signature(info.module.new_game).parameters
+    setup = {}
+    if "pot_ore" in parameters:
+        pot = Account.objects.filter(club=request.club, key=f"pot:{info.key}").first()
+        setup["pot_ore"] = pot.balance_ore if pot else 0
+    return setup
+
+
+@require_http_methods(["GET", "POST"])
+@club_view(role=Role.SCORER)
+def game_start(request: HttpRequest, game_key: str) -> HttpResponse:
+    try:
+        info = registry.get(game_key)
+    except KeyError:
+        raise Http404 from None
+    form = StartGameForm(request.POST or None, club=request.club, rules_class=info.module.Rules)
+    if request.method == "POST" and form.is_valid():
+        try:
+            game = recording.start_game(
+                request.club,
+                game_key,
+                form.cleaned_data["seated"],
+                request.user,
+                rules=form.rules_options(),
+                setup=_setup_for(request, info),
+            )
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            return redirect("scoring:game-detail", club_slug=request.club.slug, game_id=game.pk)
+    return render(request, "scoring/game_start.html", {"form": form, "info": info, "lang": _lang()})
+
+
+def _game(request: HttpRequest, game_id: int) -> Game:
+    return get_object_or_404(
+        Game.objects.for_club(request.club).prefetch_related("seats__member"), pk=game_id
+    )
+
+
+def _pad_context(request: HttpRequest, game: Game, **extra) -> dict:
+    info = registry.get(game.game_key)
+    seats = list(game.seats.all())
+    return {
+        "game": game,
+        "info": info,
+        "game_name": info.name(_lang()),
+        "seats": seats,
+        "names": {seat.key: seat.name for seat in seats},
+        "state": game.snapshot,
+        "pad_template": select_template(
+            [f"scoring/pads/{game.game_key}.html", "scoring/pads/_generic.html"]
+        ).template.name,
+        "event_key": uuid.uuid4().hex,
+        "can_record": request.member.is_scorer and game.is_open,
+        "can_undo": request.member.is_scorer and game.status != GameStatus.VOIDED and game.seq > 0,
+        "history": list(game.events.order_by("-seq").select_related("recorded_by")[:200]),
+        "pot_ore": _pot_balance(game),
+        **extra,
+    }
+
+
+def _pot_balance(game: Game) -> int | None:
+    account = Account.objects.filter(club=game.club_id, key=f"pot:{game.game_key}").first()
+    return ledger.balance(account) if account else None
+
+
+def _render_pad(request: HttpRequest, game: Game, status: int = 200, **extra) -> HttpResponse:
+    template = "scoring/game_detail.html"
+    if request.htmx:
+        template += "#pad"
+    return render(request, template, _pad_context(request, game, **extra), status=status)
+
+
+@require_GET
+@club_view()
+def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
+    return _render_pad(request, _game(request, game_id))
+
+
+@require_GET
+@club_view()
+def game_poll(request: HttpRequest, game_id: int) -> HttpResponse:
+    seq = request.GET.get("seq", "")
+    current = (
+        Game.objects.filter(club=request.club, pk=game_id).values_list("seq", flat=True).first()
+    )
+    if current is None:
+        raise Http404
+    if seq.isdigit() and int(seq) == current:
+        return HttpResponse(status=204)
+    return _render_pad(request, _game(request, game_id))
+
+
+def _payload(post) -> dict:
+    """The event's payload: a JSON object in ``payload``, plus ``p_<name>`` fields."""
+    try:
+        payload = json.loads(post.get("payload") or "{}")
+    except json.JSONDecodeError:
+        payload = None
+    if not isinstance(payload, dict):
+        raise ValidationError(_("The form sent a broken payload."), code="payload")
+    for name in post:
+        if not name.startswith("p_"):
+            continue
+        values = [_coerce(v) for v in post.getlist(name) if v.strip() != ""]
+        if name.endswith("[]"):
+            payload[name[2:-2]] = values
+        elif values:
+            payload[name[2:]] = values[0]
+    return payload
+
+
+def _coerce(value: str):
+    text = value.strip()
+    if text.lstrip("-").isdigit():
+        return int(text)
+    if text in ("true", "false"):
+        return text == "true"
+    return text
+
+
+@require_POST
+@club_view(role=Role.SCORER)
+def game_event(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = _game(request, game_id)
+    try:
+        expected_seq = int(request.POST.get("expected_seq", ""))
+    except ValueError:
+        expected_seq = -1
+    key = (request.POST.get("idempotency_key") or "")[:64] or uuid.uuid4().hex
+    try:
+        payload = _payload(request.POST)
+        recording.append_event(
+            game,
+            request.POST.get("type", ""),
+            payload,
+            expected_seq=expected_seq,
+            idempotency_key=key,
+            by=request.user,
+        )
+    except recording.StaleGame as stale:
+        game.refresh_from_db()
+        missed = [event.summary or event.type for event in stale.missed]
+        return _render_pad(request, game, status=409, stale=missed)
+    except ValidationError as error:
+        game.refresh_from_db()
+        return _render_pad(request, game, status=422, error=" ".join(error.messages))
+    except KeyError:
+        raise Http404 from None
+    game.refresh_from_db()
+    if request.htmx:
+        return _render_pad(request, game)
+    return redirect("scoring:game-detail", club_slug=request.club.slug, game_id=game.pk)
+
+
+@require_http_methods(["GET", "POST"])
+@club_view(role=Role.ADMIN)
+def game_void(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = _game(request, game_id)
+    form = VoidForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            recording.void_game(game, form.cleaned_data["reason"], request.user)
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            messages.success(request, _("The game was voided and its money reversed."))
+            return redirect("scoring:game-detail", club_slug=request.club.slug, game_id=game.pk)
+    return render(request, "scoring/game_void.html", {"game": game, "form": form})
 
 
 @require_GET
 @club_view()
 def game_list(request: HttpRequest) -> HttpResponse:
-    return render(request, "scoring/game_list.html")
+    games = list(Game.objects.for_club(request.club).prefetch_related("seats__member")[:100])
+    names = {info.key: info.name(_lang()) for info in registry.all_games()}
+    for game in games:
+        game.display_name = names.get(game.game_key, game.game_key)
+    return render(request, "scoring/game_list.html", {"games": games})
 
 
 @require_GET

@@ -1,0 +1,87 @@
+"""Forms for starting a game: players in seat order, guests, and the rules options.
+
+Rules options are built from the engine's ``Rules`` dataclass: a bool is a checkbox, an int a
+number, an öre amount (a field named ``*_ore``) a kronor field, a field with a fixed set of
+values (a ``Literal`` or a tuple of choices in ``Rules.CHOICES``) a select. The club's saved
+defaults fill the initial values.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import typing
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
+
+from club.models import Member
+from club.money import KronorField, format_ore
+
+
+def _field_for(field: dataclasses.Field, default) -> forms.Field | None:
+    label = field.name.replace("_ore", "").replace("_", " ").capitalize()
+    choices = typing.get_args(field.type) if typing.get_origin(field.type) is typing.Literal else ()
+    if isinstance(default, bool):
+        return forms.BooleanField(label=label, required=False, initial=default)
+    if choices:
+        return forms.ChoiceField(label=label, choices=[(c, c) for c in choices], initial=default)
+    if isinstance(default, int) and field.name.endswith("_ore"):
+        return KronorField(
+            label=label, initial=format_ore(default).replace("\u00a0kr", ""), allow_zero=True
+        )
+    if isinstance(default, int):
+        return forms.IntegerField(label=label, initial=default)
+    if isinstance(default, str):
+        return forms.CharField(label=label, initial=default, required=False)
+    return None  # tuples and nested options keep their defaults
+
+
+class StartGameForm(forms.Form):
+    players = forms.ModelMultipleChoiceField(
+        label=_("Players"),
+        queryset=Member.objects.none(),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
+    order = forms.CharField(widget=forms.HiddenInput, required=False)
+    guests = forms.CharField(
+        label=_("Guests"),
+        required=False,
+        help_text=_("Names of players who are not members, separated by commas."),
+    )
+
+    def __init__(self, *args, club=None, rules_class=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["players"].queryset = Member.objects.for_club(club).active()
+        self.rule_fields: list[str] = []
+        if rules_class is not None:
+            defaults = rules_class()
+            for field in dataclasses.fields(rules_class):
+                form_field = _field_for(field, getattr(defaults, field.name))
+                if form_field is not None:
+                    self.fields[f"rule_{field.name}"] = form_field
+                    self.rule_fields.append(field.name)
+
+    def clean(self):
+        data = super().clean()
+        members = list(data.get("players") or [])
+        # Seat order: the order in which the players were tapped, when the page sent it.
+        order = [p for p in (data.get("order") or "").split(",") if p.isdigit()]
+        rank = {int(pk): i for i, pk in enumerate(order)}
+        members.sort(key=lambda m: (rank.get(m.pk, len(rank)), m.name))
+        guests = [g.strip() for g in (data.get("guests") or "").split(",") if g.strip()]
+        data["seated"] = [*members, *guests]
+        if len(data["seated"]) < 2:
+            raise ValidationError(_("Choose at least two players."), code="players")
+        return data
+
+    def rules_options(self) -> dict:
+        return {name: self.cleaned_data[f"rule_{name}"] for name in self.rule_fields}
+
+    def rule_bound_fields(self):
+        return [self[f"rule_{name}"] for name in self.rule_fields]
+
+
+class VoidForm(forms.Form):
+    reason = forms.CharField(label=_("Why is the game voided?"), max_length=200)

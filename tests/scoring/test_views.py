@@ -1,0 +1,156 @@
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.urls import reverse
+
+from scoring import recording
+from scoring.models import Event, Game, GameStatus
+from tests.conftest import client_for
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture
+def game(toy, club, scorer, member):
+    return recording.start_game(club, "toy", [scorer, member], scorer.user)
+
+
+@pytest.fixture
+def scorer_client(scorer):
+    return client_for(scorer)
+
+
+def event_url(game):
+    return reverse("scoring:game-event", args=[game.club.slug, game.pk])
+
+
+def post_event(client, game, type_, payload, seq, key, **extra):
+    data = {
+        "type": type_,
+        "payload": json.dumps(payload),
+        "expected_seq": seq,
+        "idempotency_key": key,
+    }
+    return client.post(event_url(game), data, **extra)
+
+
+def test_the_pad_page_and_its_fragment(scorer_client, game):
+    url = reverse("scoring:game-detail", args=[game.club.slug, game.pk])
+    full = scorer_client.get(url).content.decode()
+    assert "<html" in full and 'id="pad"' in full
+    fragment = scorer_client.get(url, **HTMX).content.decode()
+    assert "<html" not in fragment and fragment.lstrip().startswith('<div id="pad"')
+
+
+def test_an_htmx_event_returns_the_new_pad(scorer_client, game):
+    response = post_event(
+        scorer_client, game, "stake", {"player": "s0", "amount": 200}, 0, "k1", **HTMX
+    )
+    assert response.status_code == 200
+    assert "s0 satsar 200" in response.content.decode()
+    game.refresh_from_db()
+    assert game.seq == 1
+
+
+def test_form_fields_build_the_payload(scorer_client, game):
+    data = {
+        "type": "stake",
+        "p_player": "s1",
+        "p_amount": "300",
+        "expected_seq": 0,
+        "idempotency_key": "f",
+    }
+    response = scorer_client.post(event_url(game), data)
+    assert response.status_code == 302
+    assert Event.objects.get(game=game).payload == {"player": "s1", "amount": 300}
+
+
+def test_a_double_tap_records_once(scorer_client, game):
+    for _ in range(2):
+        post_event(scorer_client, game, "stake", {"player": "s0", "amount": 200}, 0, "same", **HTMX)
+    assert Event.objects.filter(game=game).count() == 1
+
+
+def test_a_stale_phone_gets_409_and_a_pad_that_says_what_changed(scorer_client, game):
+    post_event(scorer_client, game, "stake", {"player": "s0", "amount": 200}, 0, "a", **HTMX)
+    response = post_event(
+        scorer_client, game, "stake", {"player": "s1", "amount": 300}, 0, "b", **HTMX
+    )
+    assert response.status_code == 409
+    text = response.content.decode()
+    assert "s0 satsar 200" in text
+    assert 'id="pad"' in text
+    assert Event.objects.filter(game=game).count() == 1
+
+
+def test_an_illegal_event_gets_422_with_the_engines_message(scorer_client, game):
+    response = post_event(scorer_client, game, "win", {"player": "s0"}, 0, "w", **HTMX)
+    assert response.status_code == 422
+    assert "the pot is empty" in response.content.decode()
+    assert not Event.objects.exists()
+
+
+def test_polling_answers_204_until_something_changes(scorer_client, scorer, game):
+    url = reverse("scoring:game-poll", args=[game.club.slug, game.pk])
+    assert scorer_client.get(url, {"seq": 0}, **HTMX).status_code == 204
+    other_phone = client_for(scorer)
+    post_event(other_phone, game, "stake", {"player": "s0", "amount": 100}, 0, "x", **HTMX)
+    response = scorer_client.get(url, {"seq": 0}, **HTMX)
+    assert response.status_code == 200
+    assert "s0 satsar 100" in response.content.decode()
+
+
+def test_a_plain_member_cannot_record(member_client, game):
+    response = post_event(member_client, game, "stake", {"player": "s0", "amount": 200}, 0, "m")
+    assert response.status_code == 403
+    assert not Event.objects.exists()
+
+
+def test_undo_from_the_pad(scorer_client, game):
+    post_event(scorer_client, game, "stake", {"player": "s0", "amount": 200}, 0, "a", **HTMX)
+    response = scorer_client.post(
+        event_url(game), {"type": "undo", "expected_seq": 1, "idempotency_key": "u"}, **HTMX
+    )
+    assert response.status_code == 200
+    game.refresh_from_db()
+    assert game.snapshot["pot_ore"] == 0
+
+
+def test_an_admin_voids_a_game(admin_member, game):
+    client = client_for(admin_member)
+    url = reverse("scoring:game-void", args=[game.club.slug, game.pk])
+    assert client.post(url, {"reason": "Fel"}).status_code == 302
+    assert Game.objects.get(pk=game.pk).status == GameStatus.VOIDED
+
+
+def test_starting_a_game_seats_players_in_tap_order(toy, scorer_client, club, scorer, member):
+    url = reverse("scoring:game-start", args=[club.slug, "toy"])
+    assert scorer_client.get(url).status_code == 200
+    response = scorer_client.post(
+        url,
+        {
+            "players": [scorer.pk, member.pk],
+            "order": f"{member.pk},{scorer.pk}",
+            "guests": "Gäst Gun",
+            "rule_max_stake_ore": "50",
+        },
+    )
+    assert response.status_code == 302
+    game = Game.objects.get()
+    assert [s.name for s in game.seats.all()] == [member.name, scorer.name, "Gäst Gun"]
+    assert game.rules == {"max_stake_ore": 5000}
+
+
+def test_starting_with_one_player_is_a_form_error(toy, scorer_client, club, scorer):
+    url = reverse("scoring:game-start", args=[club.slug, "toy"])
+    response = scorer_client.post(url, {"players": [scorer.pk]})
+    assert response.status_code == 200
+    assert response.context["form"].non_field_errors()
+    assert not Game.objects.exists()
+
+
+def test_history_lists_the_clubs_games(scorer_client, game):
+    page = scorer_client.get(reverse("scoring:game-list", args=[game.club.slug])).content.decode()
+    assert f"#{game.pk}" in page
