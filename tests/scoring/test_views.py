@@ -39,9 +39,11 @@ def post_event(client, game, type_, payload, seq, key, **extra):
 def test_the_pad_page_and_its_fragment(scorer_client, game):
     url = reverse("scoring:game-detail", args=[game.club.slug, game.pk])
     full = scorer_client.get(url).content.decode()
-    assert "<html" in full and 'id="pad"' in full
+    assert "<html" in full
+    assert 'id="pad"' in full
     fragment = scorer_client.get(url, **HTMX).content.decode()
-    assert "<html" not in fragment and fragment.lstrip().startswith('<div id="pad"')
+    assert "<html" not in fragment
+    assert fragment.lstrip().startswith('<div id="pad"')
 
 
 def test_an_htmx_event_returns_the_new_pad(scorer_client, game):
