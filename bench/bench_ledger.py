@@ -1,0 +1,129 @@
+"""Ledger benchmarks on PostgreSQL (issue: club books).
+
+- The treasurer's club overview with 200 members and 1,000,000 entries: server time per
+  request (median of 20) and its number of SQL queries.
+- ``balance(account, at=...)`` of an account with 100,000 entries (the sum over the index),
+  and ``balance(account)`` (the cached column).
+- ``post()`` of one two-entry transaction (median of 200), audit chain included.
+
+Entries are bulk-inserted with SQL (generate_series) to build the data in seconds; the cached
+balances are then set from the entries' sums, exactly as post() would have left them.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from _django import bench_database, report, timed
+
+bench_database("protokoll_bench_ledger")
+
+from django.db import connection  # noqa: E402
+from django.test import Client  # noqa: E402
+from django.urls import reverse  # noqa: E402
+
+from club import ledger  # noqa: E402
+from club.members import add_member  # noqa: E402
+from club.models import Account, Club, Role, User  # noqa: E402
+
+MEMBERS, ENTRIES, BIG_ACCOUNT_ENTRIES = 200, 1_000_000, 100_000
+
+club = Club.objects.create(name="Benchklubben", slug="bench")
+user = User.objects.create_user("kassor", password="bench-password-1")
+add_member(club, "Kassören", roles=[Role.TREASURER], user=user)
+for n in range(MEMBERS - 1):
+    add_member(club, f"Medlem {n:03d}")
+pot = ledger.pot_account(club, "pot:kille", "Killepotten")
+cash = ledger.system_account(club, "cash")
+member_ids = list(Account.objects.filter(club=club, kind="member").values_list("id", flat=True))
+big = member_ids[0]
+
+with connection.cursor() as cursor:
+    # 500,000 two-entry transactions: member i pays the pot; the first member gets 100,000.
+    pairs = ENTRIES // 2
+    cursor.execute(
+        """
+        INSERT INTO club_transaction (club_id, date, memo, source, ref, created_at)
+        SELECT %s, DATE '2025-01-01' + (g %% 600), 'Insats', 'game', '', now()
+        FROM generate_series(1, %s) g
+        """,
+        [club.pk, pairs],
+    )
+    cursor.execute("SELECT min(id) FROM club_transaction WHERE club_id = %s", [club.pk])
+    first_tx = cursor.fetchone()[0]
+    cursor.execute(
+        """
+        INSERT INTO club_entry (transaction_id, account_id, amount_ore, date)
+        SELECT t.id,
+               CASE WHEN t.id - %s < %s THEN %s
+                    ELSE (%s::bigint[])[1 + ((t.id - %s) %% %s)] END,
+               -(100 + (t.id %% 400)), t.date
+        FROM club_transaction t WHERE t.club_id = %s
+        UNION ALL
+        SELECT t.id, %s, 100 + (t.id %% 400), t.date
+        FROM club_transaction t WHERE t.club_id = %s
+        """,
+        [
+            first_tx,
+            BIG_ACCOUNT_ENTRIES,
+            big,
+            member_ids,
+            first_tx,
+            len(member_ids),
+            club.pk,
+            pot.pk,
+            club.pk,
+        ],
+    )
+    cursor.execute(
+        """
+        UPDATE club_account a SET balance_ore = s.total
+        FROM (SELECT account_id, sum(amount_ore) AS total FROM club_entry GROUP BY account_id) s
+        WHERE a.id = s.account_id
+        """
+    )
+    cursor.execute("ANALYZE")
+    cursor.execute("SELECT count(*) FROM club_entry")
+    entries = cursor.fetchone()[0]
+
+print(f"club with {MEMBERS} members and {entries:,} entries on PostgreSQL")
+assert ledger.verify_balances(club) == []
+
+client = Client()
+client.force_login(user)
+url = reverse("club:ledger", args=[club.slug])
+client.get(url)  # warm up
+queries: list[str] = []
+
+
+def count_query(execute, sql, params, many, context):
+    queries.append(sql)
+    return execute(sql, params, many, context)
+
+
+with connection.execute_wrapper(count_query):
+    response = client.get(url)
+assert response.status_code == 200
+report(
+    "club overview page (treasurer)", timed(lambda: client.get(url), 20), f"queries={len(queries)}"
+)
+
+account = Account.objects.get(pk=big)
+count = account.entries.count()
+report(f"balance(account) cached, {count:,} entries", timed(lambda: ledger.balance(account), 200))
+report(
+    f"balance(account, at=date), {count:,} entries",
+    timed(lambda: ledger.balance(account, at=dt.date(2026, 6, 1)), 20),
+)
+report(
+    "statement(account, one month)",
+    timed(lambda: ledger.statement(account, dt.date(2025, 3, 1), dt.date(2025, 3, 31)), 20),
+)
+other = Account.objects.get(pk=member_ids[1])
+report(
+    "post() one transfer (lock, entries, balances, audit)",
+    timed(
+        lambda: ledger.post(club, ledger.legs_for_transfer(other, pot, 100), "b", "manual", None),
+        200,
+    ),
+)
