@@ -37,6 +37,8 @@ def test_the_demo_member_logs_in_and_switches_to_english(page, live_server, outp
 def test_tap_targets_are_at_least_44px(page, live_server):
     load_demo()
     log_in(page, live_server, DEMO_USERNAME, DEMO_PASSWORD)
+    expect(page.get_by_role("heading", level=1)).to_have_text("Hej, Astrid Lindqvist")
+    page.wait_for_load_state("load")
     small = page.evaluate(
         """() => [...document.querySelectorAll('a, button, input, select')]
               .filter(e => e.offsetParent !== null)
