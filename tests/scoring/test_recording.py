@@ -83,8 +83,9 @@ def test_undo_cancels_the_last_event_and_reverses_its_money(game, club, scorer):
     assert game.snapshot["pot_ore"] == 0
     assert pot(club).balance_ore == 0
     assert [e.type for e in game.events.order_by("seq")] == ["stake", "stake", "undo", "undo"]
-    with pytest.raises(EventRefused, match="nothing to undo"):
+    with pytest.raises(EventRefused) as excinfo:
         append(game, "undo", {}, 4, "u3")
+    assert excinfo.value.code == "nothing"
 
 
 def test_a_finished_game_records_its_result_after_commit(
@@ -147,8 +148,9 @@ def test_start_refuses_bad_player_lists(toy, club, member, other_club):
     stranger = make_member(other_club, "Främling")
     with pytest.raises(EventRefused):
         recording.start_game(club, "toy", [member, stranger], None)
-    with pytest.raises(EventRefused, match="Unknown rules"):
+    with pytest.raises(EventRefused) as excinfo:
         recording.start_game(club, "toy", [member, "Gäst"], None, rules={"nonsense": 1})
+    assert excinfo.value.code == "rules"
 
 
 def test_the_state_replayed_from_scratch_equals_the_snapshot(game):
