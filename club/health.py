@@ -17,7 +17,7 @@ def database_status() -> str:
 
 
 def broker_status() -> str:
-    if not settings.CELERY_BROKER_URL:
+    if settings.CELERY_TASK_ALWAYS_EAGER:
         return "eager"
     from config.celery import app
 

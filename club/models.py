@@ -38,11 +38,31 @@ class ClubQuerySet(models.QuerySet["Club"]):
         return self.filter(members__user=user, members__active=True).distinct()
 
 
+class PlacementScheme(models.TextChoices):
+    THREE_ONE_ZERO = "3-1-0", _("3 for a win, 1 for a shared win, 0 otherwise")
+    N_MINUS_ONE = "n-1", _("n−1 … 0 for n players")
+    GAME_SCORE = "score", _("the game's own score")
+
+
 class Club(models.Model):
     name = models.CharField(_("name"), max_length=100)
     slug = models.SlugField(_("short name"), max_length=50, unique=True)
     swish_number = models.CharField(_("club Swish number"), max_length=20, blank=True)
     created_at = models.DateTimeField(_("created"), default=timezone.now)
+    placement_scheme = models.CharField(
+        _("league points"),
+        max_length=10,
+        choices=PlacementScheme.choices,
+        default=PlacementScheme.N_MINUS_ONE,
+    )
+    provisional_games = models.PositiveSmallIntegerField(
+        _("games before a rating counts"), default=5
+    )
+    skunks_in_league = models.BooleanField(
+        _("cribbage skunks count double in the league"), default=False
+    )
+    # A secret for the read-only league page; empty when the club does not share it.
+    league_share_token = models.CharField(max_length=43, blank=True, db_index=True)
 
     objects = ClubQuerySet.as_manager()
 
@@ -482,3 +502,103 @@ class GameResult(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_ref} #{self.placement} {self.member or self.guest_name}"
+
+
+# --- Seasons, standings and ratings ---------------------------------------------------------
+
+
+class Season(models.Model):
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="seasons")
+    name = models.CharField(_("name"), max_length=100)
+    start = models.DateField(_("start"))
+    end = models.DateField(_("end"))
+
+    class Meta:
+        ordering = ["-start"]
+        verbose_name = _("season")
+        verbose_name_plural = _("seasons")
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(start__lte=models.F("end")), name="club_season_start_before_end"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Standing(models.Model):
+    """One member's line in a season's table for one game; rebuilt by league.recompute."""
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="standings")
+    game_key = models.CharField(max_length=30)
+    member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="standings")
+    rank = models.PositiveSmallIntegerField()
+    played = models.PositiveIntegerField()
+    won = models.PositiveIntegerField()
+    points = models.IntegerField()
+    net_ore = models.BigIntegerField()
+    form = models.CharField(max_length=20, blank=True)
+    rating = models.FloatField(null=True)
+    rating_change = models.FloatField(null=True)
+    rated_games = models.PositiveIntegerField(default=0)
+    extra = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["season", "game_key", "rank"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["season", "game_key", "member"], name="club_standing_one_per_member"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.season} {self.game_key} #{self.rank} {self.member}"
+
+    @property
+    def points_per_game(self) -> float:
+        return self.points / self.played if self.played else 0.0
+
+
+class RatingPoint(models.Model):
+    """A member's OpenSkill rating after one game (all seasons, one game kind)."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    game_key = models.CharField(max_length=30)
+    member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="rating_points")
+    game_ref = models.CharField(max_length=40)
+    finished_at = models.DateTimeField()
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField()
+    change = models.FloatField()
+    games = models.PositiveIntegerField()
+
+    class Meta:
+        ordering = ["finished_at", "id"]
+        indexes = [
+            models.Index(fields=["member", "game_key", "finished_at"], name="club_rating_member"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.member} {self.game_key} {self.ordinal:.1f}"
+
+
+class HeadToHead(models.Model):
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="+")
+    game_key = models.CharField(max_length=30)
+    member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="+")
+    opponent = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="+")
+    wins = models.PositiveIntegerField(default=0)
+    losses = models.PositiveIntegerField(default=0)
+    draws = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["season", "game_key", "member", "opponent"], name="club_h2h_one_per_pair"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.member} v {self.opponent}: {self.wins}-{self.losses}-{self.draws}"

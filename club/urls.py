@@ -2,7 +2,7 @@ import importlib
 
 from django.urls import path
 
-from club import views, views_ledger
+from club import views, views_league, views_ledger
 
 app_name = "club"
 
@@ -45,7 +45,15 @@ urlpatterns = [
         views_ledger.period_report,
         name="ledger-period",
     ),
-    path("c/<slug:club_slug>/league/", views.league, name="league"),
+    # The league
+    path("c/<slug:club_slug>/league/", views_league.standings, name="league"),
+    path("c/<slug:club_slug>/league/h2h/", views_league.head_to_head, name="league-h2h"),
+    path("c/<slug:club_slug>/league/share/", views_league.share, name="league-share"),
+    path(
+        "c/<slug:club_slug>/league/players/<int:member_id>/",
+        views_league.player,
+        name="league-player",
+    ),
     path(
         "c/<slug:club_slug>/members/<int:member_id>/invite/",
         views.member_invite,

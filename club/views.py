@@ -107,9 +107,3 @@ def invite_accept(request: HttpRequest, token: str) -> HttpResponse:
 def healthz(request: HttpRequest) -> JsonResponse:
     report = health.report()
     return JsonResponse(report, status=200 if report["ok"] else 503)
-
-
-@require_GET
-@club_view()
-def league(request: HttpRequest) -> HttpResponse:
-    return render(request, "club/league.html")

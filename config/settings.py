@@ -143,11 +143,13 @@ SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 
 # Celery: with no broker configured, tasks run eagerly in the web process.
-CELERY_BROKER_URL = env_str("CELERY_BROKER_URL") or ""
+_BROKER = env_str("CELERY_BROKER_URL") or ""
+CELERY_TASK_ALWAYS_EAGER = not _BROKER
+# Eager tasks never touch the broker; "memory://" keeps kombu from looking for one.
+CELERY_BROKER_URL = _BROKER or "memory://"
 CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND") or (
-    CELERY_BROKER_URL if CELERY_BROKER_URL.startswith("redis") else None
+    _BROKER if _BROKER.startswith("redis") else None
 )
-CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]

@@ -3,6 +3,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from club import views as club_views
+from club import views_league
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -11,6 +12,7 @@ urlpatterns = [
     path("invite/<str:token>/", club_views.invite_accept, name="invite-accept"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("healthz", club_views.healthz, name="healthz"),
+    path("league/<str:token>/", views_league.shared_standings, name="league-shared"),
     path("", include("scoring.urls")),
     path("", include("club.urls")),
 ]

@@ -29,6 +29,32 @@ GAME_MODULES = (
 )
 
 
+# Display names for every club game, known even before (or without) its engine module.
+DISPLAY_NAMES: dict[str, dict[str, str]] = {
+    "cribbage": {"sv": "Cribbage", "en": "Cribbage"},
+    "kille": {"sv": "Kille", "en": "Kille"},
+    "kille_elimination": {"sv": "Kille (utslagning)", "en": "Kille (elimination)"},
+    "polskt_pass": {"sv": "Polskt pass", "en": "Polish pass"},
+    "whist": {"sv": "Whist", "en": "Whist"},
+    "fyrtioett": {"sv": "Fyrtioett", "en": "Forty-one"},
+    "nittionio": {"sv": "Nittionio", "en": "Ninety-nine"},
+    "femhundra": {"sv": "Femhundra", "en": "Five hundred"},
+    "vandatta": {"sv": "Vändåtta", "en": "Crazy eights"},
+    "stopp": {"sv": "Stopp", "en": "Stop"},
+    "president": {"sv": "President", "en": "President"},
+    "kasino": {"sv": "Kasino", "en": "Casino"},
+    "tvamanswhist": {"sv": "Tvåmanswhist", "en": "Two-handed whist"},
+    "fantan": {"sv": "Fan tan", "en": "Fan tan"},
+}
+
+
+def display_name(key: str, language: str = "sv") -> str:
+    names = DISPLAY_NAMES.get(key)
+    if names is None:
+        return key
+    return names.get(language[:2], names["sv"])
+
+
 @dataclass(frozen=True)
 class GameInfo:
     key: str

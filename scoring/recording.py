@@ -290,7 +290,12 @@ def _record_result(game_id: int) -> None:
     if game.status != GameStatus.FINISHED:
         return
     seats = {seat.key: seat for seat in game.seats.select_related("member")}
-    nets = game.snapshot.get("nets", {})
+    snapshot = game.snapshot
+    nets = snapshot.get("nets", {})
+    # Optional, per game: partnerships ({player: team}) and league columns
+    # ({player: {"skunk": 1, "pots_won": 2, …}}) from the engine's final state.
+    teams = snapshot.get("teams") if isinstance(snapshot.get("teams"), dict) else {}
+    details = snapshot.get("league_details") or {}
     results = [
         league.PlayerResult(
             seat=seats[s["player"]].position,
@@ -299,8 +304,10 @@ def _record_result(game_id: int) -> None:
             placement=s["placement"],
             score=s["score"],
             net_ore=nets.get(s["player"], 0),
+            team=teams.get(s["player"]),
+            details=details.get(s["player"], {}),
         )
-        for s in game.snapshot.get("standings", [])
+        for s in snapshot.get("standings", [])
     ]
     league.record_result(game.club, game.ref, game.game_key, game.finished_at, results)
 

@@ -226,9 +226,8 @@ def game_void(request: HttpRequest, game_id: int) -> HttpResponse:
 @club_view()
 def game_list(request: HttpRequest) -> HttpResponse:
     games = list(Game.objects.for_club(request.club).prefetch_related("seats__member")[:100])
-    names = {info.key: info.name(_lang()) for info in registry.all_games()}
     for game in games:
-        game.display_name = names.get(game.game_key, game.game_key)
+        game.display_name = registry.display_name(game.game_key, _lang())
     return render(request, "scoring/game_list.html", {"games": games})
 
 

@@ -1,0 +1,173 @@
+"""League pages: standings per game and season, player pages, head-to-head, sharing.
+
+The standings page reads materialised ``Standing`` rows (one query for the table, whatever its
+length); everything on it is recomputed by ``club.league`` after each finished, undone or
+voided game.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.contrib import messages
+from django.db.models import Sum
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from club import league
+from club.access import club_view
+from club.charts import line_chart
+from club.models import Club, GameResult, HeadToHead, Member, RatingPoint, Role, Season, Standing
+from engine import registry
+
+
+def _game_names() -> dict[str, str]:
+    language = (get_language() or "sv")[:2]
+    return {key: registry.display_name(key, language) for key in registry.GAME_MODULES}
+
+
+def _table_context(club: Club, params) -> dict:
+    seasons = list(Season.objects.filter(club=club))
+    if not seasons:
+        seasons = [league.current_season(club)]
+    season = next((s for s in seasons if str(s.pk) == params.get("season")), None)
+    season = season or league.current_season(club)
+    names = _game_names()
+    keys = list(
+        Standing.objects.filter(season=season)
+        .values_list("game_key", flat=True)
+        .distinct()
+        .order_by()
+    )
+    keys.sort(key=lambda k: list(names).index(k) if k in names else 99)
+    game_key = params.get("game") if params.get("game") in keys else (keys[0] if keys else "")
+    rows = list(Standing.objects.filter(season=season, game_key=game_key).select_related("member"))
+    return {
+        "seasons": seasons,
+        "season": season,
+        "games": [(k, names.get(k, k)) for k in keys],
+        "game_key": game_key,
+        "game_name": names.get(game_key, game_key),
+        "rows": rows,
+        "provisional_games": club.provisional_games,
+    }
+
+
+@require_GET
+@club_view()
+def standings(request: HttpRequest) -> HttpResponse:
+    context = _table_context(request.club, request.GET)
+    context["shared"] = False
+    context["share_url"] = share_url(request, request.club) if request.member.is_admin else ""
+    template = "club/league.html#table" if request.htmx else "club/league.html"
+    return render(request, template, context)
+
+
+@require_GET
+def shared_standings(request: HttpRequest, token: str) -> HttpResponse:
+    club = Club.objects.filter(league_share_token=token).exclude(league_share_token="").first()
+    if club is None or len(token) < 20:
+        raise Http404
+    context = _table_context(club, request.GET)
+    context |= {"shared": True, "shared_club": club}
+    template = "club/league.html#table" if request.htmx else "club/league.html"
+    return render(request, template, context)
+
+
+@require_POST
+@club_view(role=Role.ADMIN)
+def share(request: HttpRequest) -> HttpResponse:
+    club = request.club
+    if request.POST.get("action") == "revoke":
+        club.league_share_token = ""
+        messages.success(request, _("The public league link no longer works."))
+    else:
+        club.league_share_token = secrets.token_urlsafe(32)
+        messages.success(
+            request, _("A new public league link was made; any older one stops working.")
+        )
+    club.save(update_fields=["league_share_token"])
+    return redirect("club:league", club_slug=club.slug)
+
+
+@require_GET
+@club_view()
+def player(request: HttpRequest, member_id: int) -> HttpResponse:
+    person = get_object_or_404(Member, pk=member_id, club=request.club)
+    names = _game_names()
+    keys = list(
+        GameResult.objects.filter(member=person)
+        .values_list("game_key", flat=True)
+        .distinct()
+        .order_by()
+    )
+    game_key = (
+        request.GET.get("game") if request.GET.get("game") in keys else (keys[0] if keys else "")
+    )
+    results = list(
+        GameResult.objects.filter(member=person, game_key=game_key).order_by("-finished_at")[:200]
+    )
+    ratings = list(
+        RatingPoint.objects.filter(member=person, game_key=game_key).order_by("finished_at", "id")
+    )
+    rating_chart = line_chart(
+        [(p.finished_at.strftime("%d/%m"), p.ordinal) for p in ratings[-60:]],
+        _("Rating over time"),
+    )
+    money, running = [], 0
+    for result in reversed(results):
+        running += result.net_ore
+        money.append((result.finished_at.strftime("%d/%m"), running / 100))
+    money_chart = line_chart(money[-60:], _("Money over time (kr)"), "{:.0f}")
+    season = league.current_season(request.club)
+    h2h = list(
+        HeadToHead.objects.filter(member=person, game_key=game_key, season=season)
+        .select_related("opponent")
+        .order_by("opponent__name")
+    )
+    ranked = sorted((row for row in h2h if row.wins + row.losses), key=lambda r: r.wins - r.losses)
+    context = {
+        "person": person,
+        "games": [(k, names.get(k, k)) for k in keys],
+        "game_key": game_key,
+        "game_name": names.get(game_key, game_key),
+        "results": results[:20],
+        "rating": ratings[-1] if ratings else None,
+        "rating_chart": rating_chart,
+        "money_chart": money_chart,
+        "net_total": GameResult.objects.filter(member=person, game_key=game_key).aggregate(
+            s=Sum("net_ore")
+        )["s"]
+        or 0,
+        "h2h": h2h,
+        "best": ranked[-1] if ranked and ranked[-1].wins > ranked[-1].losses else None,
+        "worst": ranked[0] if ranked and ranked[0].wins < ranked[0].losses else None,
+        "season": season,
+    }
+    return render(request, "club/league_player.html", context)
+
+
+@require_GET
+@club_view()
+def head_to_head(request: HttpRequest) -> HttpResponse:
+    context = _table_context(request.club, request.GET)
+    members = [row.member for row in context["rows"]]
+    cells = {
+        (h.member_id, h.opponent_id): h
+        for h in HeadToHead.objects.filter(season=context["season"], game_key=context["game_key"])
+    }
+    context["matrix"] = [
+        (m, [cells.get((m.pk, o.pk)) if m.pk != o.pk else "self" for o in members]) for m in members
+    ]
+    context["members"] = members
+    return render(request, "club/league_h2h.html", context)
+
+
+def share_url(request: HttpRequest, club: Club) -> str:
+    if not club.league_share_token:
+        return ""
+    return request.build_absolute_uri(reverse("league-shared", args=[club.league_share_token]))
