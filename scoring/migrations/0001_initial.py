@@ -7,89 +7,189 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('club', '0003_gameresult'),
+        ("club", "0003_gameresult"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Game',
+            name="Game",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('game_key', models.CharField(max_length=30, verbose_name='game')),
-                ('rules', models.JSONField(blank=True, default=dict, verbose_name='rules options')),
-                ('setup', models.JSONField(blank=True, default=dict)),
-                ('status', models.CharField(choices=[('open', 'open'), ('finished', 'finished'), ('voided', 'voided')], default='open', max_length=10, verbose_name='status')),
-                ('seq', models.PositiveIntegerField(default=0, verbose_name='events')),
-                ('snapshot', models.JSONField(blank=True, default=dict)),
-                ('started_at', models.DateTimeField(default=django.utils.timezone.now, verbose_name='started')),
-                ('finished_at', models.DateTimeField(blank=True, null=True, verbose_name='finished')),
-                ('club', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='games', to='club.club')),
-                ('created_by', models.ForeignKey(null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("game_key", models.CharField(max_length=30, verbose_name="game")),
+                ("rules", models.JSONField(blank=True, default=dict, verbose_name="rules options")),
+                ("setup", models.JSONField(blank=True, default=dict)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("open", "open"), ("finished", "finished"), ("voided", "voided")],
+                        default="open",
+                        max_length=10,
+                        verbose_name="status",
+                    ),
+                ),
+                ("seq", models.PositiveIntegerField(default=0, verbose_name="events")),
+                ("snapshot", models.JSONField(blank=True, default=dict)),
+                (
+                    "started_at",
+                    models.DateTimeField(default=django.utils.timezone.now, verbose_name="started"),
+                ),
+                (
+                    "finished_at",
+                    models.DateTimeField(blank=True, null=True, verbose_name="finished"),
+                ),
+                (
+                    "club",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="games",
+                        to="club.club",
+                    ),
+                ),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'game',
-                'verbose_name_plural': 'games',
-                'ordering': ['-started_at'],
+                "verbose_name": "game",
+                "verbose_name_plural": "games",
+                "ordering": ["-started_at"],
             },
         ),
         migrations.CreateModel(
-            name='Event',
+            name="Event",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('seq', models.PositiveIntegerField()),
-                ('type', models.CharField(max_length=30)),
-                ('payload', models.JSONField(blank=True, default=dict)),
-                ('summary', models.CharField(blank=True, max_length=300)),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('idempotency_key', models.CharField(max_length=64)),
-                ('money', models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='club.transaction')),
-                ('recorded_by', models.ForeignKey(null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='events', to='scoring.game')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("seq", models.PositiveIntegerField()),
+                ("type", models.CharField(max_length=30)),
+                ("payload", models.JSONField(blank=True, default=dict)),
+                ("summary", models.CharField(blank=True, max_length=300)),
+                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
+                ("idempotency_key", models.CharField(max_length=64)),
+                (
+                    "money",
+                    models.OneToOneField(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="club.transaction",
+                    ),
+                ),
+                (
+                    "recorded_by",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="events",
+                        to="scoring.game",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'event',
-                'verbose_name_plural': 'events',
-                'ordering': ['game', 'seq'],
+                "verbose_name": "event",
+                "verbose_name_plural": "events",
+                "ordering": ["game", "seq"],
             },
         ),
         migrations.CreateModel(
-            name='Seat',
+            name="Seat",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('position', models.PositiveSmallIntegerField(verbose_name='position')),
-                ('guest_name', models.CharField(blank=True, max_length=100, verbose_name='guest')),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='seats', to='scoring.game')),
-                ('member', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='seats', to='club.member')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("position", models.PositiveSmallIntegerField(verbose_name="position")),
+                ("guest_name", models.CharField(blank=True, max_length=100, verbose_name="guest")),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="seats",
+                        to="scoring.game",
+                    ),
+                ),
+                (
+                    "member",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="seats",
+                        to="club.member",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'seat',
-                'verbose_name_plural': 'seats',
-                'ordering': ['game', 'position'],
+                "verbose_name": "seat",
+                "verbose_name_plural": "seats",
+                "ordering": ["game", "position"],
             },
         ),
         migrations.AddIndex(
-            model_name='game',
-            index=models.Index(condition=models.Q(('status', 'open')), fields=['club', 'status'], name='scoring_game_open_per_club'),
+            model_name="game",
+            index=models.Index(
+                condition=models.Q(("status", "open")),
+                fields=["club", "status"],
+                name="scoring_game_open_per_club",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='event',
-            constraint=models.UniqueConstraint(fields=('game', 'seq'), name='scoring_event_unique_seq'),
+            model_name="event",
+            constraint=models.UniqueConstraint(
+                fields=("game", "seq"), name="scoring_event_unique_seq"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='event',
-            constraint=models.UniqueConstraint(fields=('game', 'idempotency_key'), name='scoring_event_unique_key'),
+            model_name="event",
+            constraint=models.UniqueConstraint(
+                fields=("game", "idempotency_key"), name="scoring_event_unique_key"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='seat',
-            constraint=models.UniqueConstraint(fields=('game', 'position'), name='scoring_seat_unique_position'),
+            model_name="seat",
+            constraint=models.UniqueConstraint(
+                fields=("game", "position"), name="scoring_seat_unique_position"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='seat',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('member__isnull', False), ('guest_name', '')), models.Q(('member__isnull', True), models.Q(('guest_name', ''), _negated=True)), _connector='OR'), name='scoring_seat_member_or_guest'),
+            model_name="seat",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("member__isnull", False), ("guest_name", "")),
+                    models.Q(("member__isnull", True), models.Q(("guest_name", ""), _negated=True)),
+                    _connector="OR",
+                ),
+                name="scoring_seat_member_or_guest",
+            ),
         ),
     ]
