@@ -89,7 +89,7 @@ def record_result(
         )
         for r in results
     )
-    _recompute_later(club, game_key)
+    _recompute_later(club, game_key, timezone.localdate(finished_at))
     return rows
 
 
@@ -98,21 +98,31 @@ def remove_results(game_ref: str) -> int:
     rows = list(GameResult.objects.filter(game_ref=game_ref).select_related("club")[:1])
     deleted, _per_model = GameResult.objects.filter(game_ref=game_ref).delete()
     if rows:
-        _recompute_later(rows[0].club, rows[0].game_key)
+        RatingPoint.objects.filter(club=rows[0].club, game_ref=game_ref).delete()
+        _recompute_later(rows[0].club, rows[0].game_key, timezone.localdate(rows[0].finished_at))
     return deleted
 
 
-def _recompute_later(club: Club, game_key: str) -> None:
-    club_id = club.pk
-    transaction.on_commit(lambda: recompute_game_task.delay(club_id, game_key))
+def _recompute_later(club: Club, game_key: str, day: date | None = None) -> None:
+    club_id, day_text = club.pk, day.isoformat() if day else None
+    transaction.on_commit(lambda: recompute_game_task.delay(club_id, game_key, day_text))
 
 
 @shared_task
-def recompute_game_task(club_id: int, game_key: str) -> int:
-    """Recompute one game's ratings and every season's table for it. Safe to run twice."""
+def recompute_game_task(club_id: int, game_key: str, day: str | None = None) -> int:
+    """Bring one game's ratings and tables up to date. Safe to run twice.
+
+    A result newer than every rated game is rated on top of the latest ratings; anything else
+    (an undo, a void, a late entry) rebuilds the game's ratings from scratch. Only the season
+    holding ``day`` is recomputed when it is given, else every season.
+    """
     club = Club.objects.get(pk=club_id)
-    recompute_ratings(club, game_key)
-    seasons = list(Season.objects.filter(club=club))
+    if not append_ratings(club, game_key):
+        recompute_ratings(club, game_key)
+    seasons = Season.objects.filter(club=club)
+    if day:
+        seasons = seasons.filter(start__lte=day, end__gte=day)
+    seasons = list(seasons)
     for season in seasons:
         recompute_season(season, game_keys=[game_key])
     return len(seasons)
@@ -212,13 +222,41 @@ _MODEL = PlackettLuce()
 @transaction.atomic
 def recompute_ratings(club: Club, game_key: str) -> None:
     RatingPoint.objects.filter(club=club, game_key=game_key).delete()
-    ratings: dict[int, object] = {}
-    counts: dict[int, int] = defaultdict(int)
-    points: list[RatingPoint] = []
     results = GameResult.objects.filter(club=club, game_key=game_key).order_by(
         "finished_at", "game_ref", "seat"
     )
-    for rows in _games(results):
+    points = _rate_games(club, game_key, _games(results), {}, {})
+    RatingPoint.objects.bulk_create(points, batch_size=2000)
+
+
+@transaction.atomic
+def append_ratings(club: Club, game_key: str) -> bool:
+    """Rate the games not yet rated, if they all come after the last rated game.
+
+    Returns False (and changes nothing) when a full recompute is needed: a rated game has lost
+    its results (undo, void), or an unrated game finished before the last rated one."""
+    points = RatingPoint.objects.filter(club=club, game_key=game_key)
+    rated_refs = set(points.values_list("game_ref", flat=True).distinct())
+    results = GameResult.objects.filter(club=club, game_key=game_key)
+    result_refs = set(results.values_list("game_ref", flat=True).distinct())
+    if rated_refs - result_refs:
+        return False
+    last = points.order_by("-finished_at", "-id").first()
+    new = results.exclude(game_ref__in=rated_refs).order_by("finished_at", "game_ref", "seat")
+    if last is not None and new.filter(finished_at__lt=last.finished_at).exists():
+        return False
+    latest: dict[int, RatingPoint] = {}
+    for point in points.order_by("finished_at", "id"):
+        latest[point.member_id] = point
+    ratings = {m: _MODEL.rating(mu=p.mu, sigma=p.sigma) for m, p in latest.items()}
+    counts = {m: p.games for m, p in latest.items()}
+    RatingPoint.objects.bulk_create(_rate_games(club, game_key, _games(new), ratings, counts))
+    return True
+
+
+def _rate_games(club: Club, game_key: str, games, ratings: dict, counts: dict) -> list[RatingPoint]:
+    points: list[RatingPoint] = []
+    for rows in games:
         teams = _teams(rows)
         before = [[_rating_of(ratings, r) for r in team] for team in teams]
         ranks = [min(r.placement for r in team) for team in teams]
@@ -228,7 +266,7 @@ def recompute_ratings(club: Club, game_key: str) -> None:
                 if result.member_id is None:
                     continue
                 ratings[result.member_id] = new
-                counts[result.member_id] += 1
+                counts[result.member_id] = counts.get(result.member_id, 0) + 1
                 points.append(
                     RatingPoint(
                         club=club,
@@ -243,7 +281,7 @@ def recompute_ratings(club: Club, game_key: str) -> None:
                         games=counts[result.member_id],
                     )
                 )
-    RatingPoint.objects.bulk_create(points, batch_size=2000)
+    return points
 
 
 def _teams(rows: list[GameResult]) -> list[list[GameResult]]:
