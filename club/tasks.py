@@ -9,3 +9,8 @@ from celery import shared_task
 def ping(number: int) -> dict:
     """Proves a worker round trip: the answer depends on the argument."""
     return {"pong": number * 2}
+
+
+# The league's tasks live beside its service functions; importing them here registers them
+# with a worker, which autodiscovers <app>.tasks only.
+from club.league import recompute_club_task, recompute_game_task  # noqa: E402, F401
