@@ -325,6 +325,14 @@ class Transaction(models.Model):
     def __str__(self) -> str:
         return f"{self.date} {self.memo}"
 
+    @property
+    def game_id(self) -> int | None:
+        """The game whose event moved this money ("game:17:event:4" → 17), if any."""
+        parts = self.ref.split(":")
+        if len(parts) >= 2 and parts[0] == "game" and parts[1].isdigit():
+            return int(parts[1])
+        return None
+
 
 class Entry(models.Model):
     transaction = models.ForeignKey(Transaction, on_delete=models.PROTECT, related_name="entries")

@@ -49,6 +49,7 @@ urlpatterns = [
     path("c/<slug:club_slug>/league/", views_league.standings, name="league"),
     path("c/<slug:club_slug>/league/h2h/", views_league.head_to_head, name="league-h2h"),
     path("c/<slug:club_slug>/league/share/", views_league.share, name="league-share"),
+    path("c/<slug:club_slug>/league/settings/", views_league.settings_page, name="league-settings"),
     path(
         "c/<slug:club_slug>/league/players/<int:member_id>/",
         views_league.player,

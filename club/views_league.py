@@ -16,11 +16,13 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from club import league
 from club.access import club_view
 from club.charts import line_chart
+from club.forms_league import LeagueSettingsForm, SeasonForm
+from club.league import recompute_club_task
 from club.models import Club, GameResult, HeadToHead, Member, RatingPoint, Role, Season, Standing
 from engine import registry
 
@@ -171,3 +173,35 @@ def share_url(request: HttpRequest, club: Club) -> str:
     if not club.league_share_token:
         return ""
     return request.build_absolute_uri(reverse("league-shared", args=[club.league_share_token]))
+
+
+@require_http_methods(["GET", "POST"])
+@club_view(role=Role.ADMIN)
+def settings_page(request: HttpRequest) -> HttpResponse:
+    """League points, the provisional threshold, and the club's seasons."""
+    club = request.club
+    settings_form = LeagueSettingsForm(
+        request.POST if request.POST.get("form") == "settings" else None, instance=club
+    )
+    season_form = SeasonForm(
+        request.POST if request.POST.get("form") == "season" else None, club=club
+    )
+    if request.method == "POST":
+        form = settings_form if request.POST.get("form") == "settings" else season_form
+        if form.is_valid():
+            if form is season_form:
+                season = season_form.save(commit=False)
+                season.club = club
+                season.save()
+            else:
+                form.save()
+            # Points, seasons and thresholds change every table: rebuild them.
+            recompute_club_task.delay_on_commit(club.pk)
+            messages.success(request, _("Saved; the league tables are being recomputed."))
+            return redirect("club:league-settings", club_slug=club.slug)
+    seasons = Season.objects.filter(club=club)
+    return render(
+        request,
+        "club/league_settings.html",
+        {"settings_form": settings_form, "season_form": season_form, "seasons": seasons},
+    )

@@ -128,3 +128,38 @@ def test_only_admins_share(member_client, club):
         ).status_code
         == 403
     )
+
+
+def test_an_admin_sets_league_points_and_adds_a_season(admin_member, club):
+    client = client_for(admin_member)
+    url = reverse("club:league-settings", args=[club.slug])
+    response = client.post(
+        url, {"form": "settings", "placement_scheme": "3-1-0", "provisional_games": 3}
+    )
+    assert response.status_code == 302
+    club.refresh_from_db()
+    assert club.placement_scheme == "3-1-0"
+    client.post(url, {"form": "season", "name": "Vår", "start": "2027-01-01", "end": "2027-06-30"})
+    overlapping = client.post(
+        url, {"form": "season", "name": "X", "start": "2027-06-01", "end": "2027-08-01"}
+    )
+    assert overlapping.context["season_form"].has_error("__all__", code="overlap")
+    assert list(Season.objects.filter(club=club).values_list("name", flat=True)) == ["Vår"]
+
+
+def test_a_pot_statement_links_to_the_game_that_moved_it(member_client, club, member):
+    from club import ledger
+
+    pot = ledger.pot_account(club, "pot:kille", "Killepotten")
+    ledger.post(
+        club,
+        ledger.legs_for_transfer(ledger.member_account(member), pot, 200),
+        "Kille #7: insats",
+        "game",
+        None,
+        ref="game:7:event:1",
+    )
+    page = member_client.get(
+        reverse("club:ledger-account", args=[club.slug, pot.pk])
+    ).content.decode()
+    assert "/games/7/" in page
