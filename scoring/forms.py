@@ -19,9 +19,20 @@ from club.models import Member
 from club.money import KronorField, format_ore
 
 
-def _field_for(field: dataclasses.Field, default) -> forms.Field | None:
+def _choices(rules_class, field: dataclasses.Field) -> tuple:
+    """Fixed values of an option: ``Rules.CHOICES[name]``, or a ``Literal`` annotation."""
+    listed = getattr(rules_class, "CHOICES", {}).get(field.name)
+    if listed:
+        return tuple(listed)
+    try:
+        hint = typing.get_type_hints(rules_class).get(field.name)
+    except (NameError, TypeError):  # an annotation that cannot be resolved: no choices
+        return ()
+    return typing.get_args(hint) if typing.get_origin(hint) is typing.Literal else ()
+
+
+def _field_for(field: dataclasses.Field, default, choices: tuple) -> forms.Field | None:
     label = field.name.replace("_ore", "").replace("_", " ").capitalize()
-    choices = typing.get_args(field.type) if typing.get_origin(field.type) is typing.Literal else ()
     if isinstance(default, bool):
         return forms.BooleanField(label=label, required=False, initial=default)
     if choices:
@@ -58,7 +69,9 @@ class StartGameForm(forms.Form):
         if rules_class is not None:
             defaults = rules_class()
             for field in dataclasses.fields(rules_class):
-                form_field = _field_for(field, getattr(defaults, field.name))
+                form_field = _field_for(
+                    field, getattr(defaults, field.name), _choices(rules_class, field)
+                )
                 if form_field is not None:
                     self.fields[f"rule_{field.name}"] = form_field
                     self.rule_fields.append(field.name)

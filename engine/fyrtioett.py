@@ -1,0 +1,306 @@
+"""Fyrtioett: a score sheet for the Syrian/Lebanese partnership game (populara_kortspel.sv.txt,
+"Fyrtioett regler"; NOTES.md F1–F5).
+
+Four players, partners opposite: seats 0 & 2 against 1 & 3. Each player bids how many of the 13
+tricks (hearts permanent trumps) he will take; a bid of 1–6 is worth its number, 7 or more double
+(7 = 14 points). The four bids must be worth at least 11 points (F3) or the cards are thrown in.
+A player who takes at least his bid scores its worth (no overtricks), else loses it. Each player
+keeps his own score; the first to reach 41 (F1: 41 exactly counts) wins for his side.
+
+Design — one state, two events (the pad records the outcome of each deal, not the cards):
+
+- ``{"type": "deal", "bids": {player: n, …}, "tricks": {player: n, …}}`` — a played deal: all
+  four bids (``Rules.min_bid``–13, together worth ≥ 11) and the tricks each took (summing to 13).
+- ``{"type": "throw_in", "bids": {player: n, …}}`` — the bids were worth less than 11 and the
+  cards were thrown in. ``bids`` is optional and may stop short (the last bidder throws in rather
+  than bid); if given they are the first bids in bidding order.
+
+After either event the deal passes counter-clockwise (F5): the next dealer is the seat to the
+dealer's right, ``(dealer - 1) % 4`` in the clockwise seat order, and förhand (first to bid) sits
+to the new dealer's right. The score sheet is a tuple of ``DealRow`` (bids, tricks, points and
+running scores per seat). When someone reaches 41 the game is over: if only one side has players
+at 41 or more it wins; if both do, the side whose best player has more wins, and if those are
+equal the partners' scores decide. If that is equal too (F4) the state reports a tie (``tie``;
+all four share first place) rather than guessing. No money changes hands (``transfers`` is
+always empty): clubs that play for stakes settle on the standings.
+
+Calculators: ``bid_worth``, ``bids_worth``, ``deal_is_played``, ``score_deal``, ``decide_winner``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from engine.base import Standing, Transfer
+from engine.errors import IllegalEvent
+
+KEY = "fyrtioett"
+NAMES = {"sv": "Fyrtioett", "en": "Forty-one"}
+MIN_PLAYERS = 4
+MAX_PLAYERS = 4
+EVENT_TYPES = ("deal", "throw_in")
+
+TRICKS = 13
+TARGET = 41
+MIN_WORTH = 11  # F3: the bids' worth, a 7-bid counting 14
+DOUBLE_FROM = 7
+SIDES = ((0, 2), (1, 3))
+
+
+@dataclass(frozen=True)
+class Rules:
+    min_bid: int = 1  # F2: the text allows 1; many tables require 2 (club option)
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.min_bid <= TRICKS:
+            raise ValueError(f"min_bid must be 1–{TRICKS}, not {self.min_bid}")
+
+
+@dataclass(frozen=True)
+class DealRow:
+    """One line of the score sheet, per seat in seat order."""
+
+    number: int
+    dealer: str
+    bids: tuple[int | None, ...]  # None: that player never bid (thrown in)
+    tricks: tuple[int, ...]  # () when thrown in
+    points: tuple[int, ...]
+    scores: tuple[int, ...]  # running scores after this deal
+    thrown_in: bool = False
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """Who won once someone reached 41: the winning seats (one side), or a tie (F4)."""
+
+    winners: tuple[int, ...] = ()
+    tie: bool = False
+
+
+@dataclass(frozen=True)
+class State:
+    players: tuple[str, ...]
+    rules: Rules = Rules()
+    dealer: str = ""
+    forhand: str = ""
+    scores: tuple[int, ...] = (0, 0, 0, 0)
+    sheet: tuple[DealRow, ...] = ()
+    winners: tuple[str, ...] = ()
+    tie: bool = False
+    transfers: tuple[Transfer, ...] = ()
+    finished: bool = False
+    standings: tuple[Standing, ...] = ()
+    expected: tuple[str, ...] = EVENT_TYPES
+    log: tuple[str, ...] = ()
+
+
+# --- calculators -----------------------------------------------------------------------------
+
+
+def bid_worth(bid: int) -> int:
+    """A bid of 1–6 is worth its number, 7 or more double ("7 stick =14 poäng")."""
+    return 2 * bid if bid >= DOUBLE_FROM else bid
+
+
+def bids_worth(bids: Sequence[int]) -> int:
+    return sum(bid_worth(b) for b in bids)
+
+
+def deal_is_played(bids: Sequence[int]) -> bool:
+    """Whether four bids are worth the 11 points it takes to play (F3)."""
+    return bids_worth(bids) >= MIN_WORTH
+
+
+def score_deal(bids: Sequence[int], tricks: Sequence[int]) -> tuple[int, ...]:
+    """Points per seat for one played deal: the bid's worth if made (no overtricks), else minus."""
+    if len(bids) != 4 or len(tricks) != 4:
+        raise IllegalEvent("a deal has four bids and four trick counts")
+    if sum(tricks) != TRICKS:
+        raise IllegalEvent(f"the tricks add up to {sum(tricks)}, but a deal has {TRICKS}")
+    return tuple(
+        bid_worth(bid) if took >= bid else -bid_worth(bid)
+        for bid, took in zip(bids, tricks, strict=True)
+    )
+
+
+def decide_winner(scores: Sequence[int]) -> Outcome:
+    """The outcome after a deal in which nobody had 41 before (the rules' last paragraph)."""
+    crossing = [side for side in SIDES if any(scores[seat] >= TARGET for seat in side)]
+    if not crossing:
+        return Outcome()
+    if len(crossing) == 1:  # F5: both crossers on the same side
+        return Outcome(winners=crossing[0])
+
+    def strength(side: tuple[int, ...]) -> tuple[int, int]:
+        # The side's best player, then his partner ("avgörs … av hur många poäng partnern har").
+        best, partner = sorted((scores[s] for s in side), reverse=True)
+        return best, partner
+
+    first, second = (strength(side) for side in SIDES)
+    if first == second:
+        return Outcome(tie=True)  # F4: not resolved by the text
+    return Outcome(winners=SIDES[0] if first > second else SIDES[1])
+
+
+# --- the game --------------------------------------------------------------------------------
+
+
+def new_game(
+    players: Sequence[str], rules: Rules = Rules(), first_dealer: str | None = None
+) -> State:
+    players = tuple(players)
+    if len(players) != 4:
+        raise IllegalEvent(f"Fyrtioett is for 4 players, not {len(players)}")
+    for player in players:
+        if players.count(player) > 1:
+            raise IllegalEvent(f"player {player!r} is seated twice")
+    dealer = players[0] if first_dealer is None else first_dealer
+    if dealer not in players:
+        raise IllegalEvent(f"the first dealer {dealer!r} is not one of the players")
+    return State(players=players, rules=rules, dealer=dealer, forhand=_right_of(players, dealer))
+
+
+def apply(state: State, event: Mapping[str, Any]) -> State:
+    if state.finished:
+        raise IllegalEvent("the game is over; no more deals can be recorded")
+    kind = event.get("type")
+    if kind == "deal":
+        return _play_deal(state, event)
+    if kind == "throw_in":
+        return _throw_in(state, event)
+    raise IllegalEvent(f"unknown event type {kind!r}; Fyrtioett records {', '.join(EVENT_TYPES)}")
+
+
+def _right_of(players: tuple[str, ...], player: str) -> str:
+    # Clockwise seat order: the seat to a player's right is the previous one (F5: motsols).
+    return players[(players.index(player) - 1) % len(players)]
+
+
+def _bidding_order(state: State) -> list[str]:
+    order = [state.forhand]
+    while len(order) < 4:
+        order.append(_right_of(state.players, order[-1]))
+    return order
+
+
+def _numbers(state: State, event: Mapping[str, Any], field: str) -> dict[str, int]:
+    """A ``{player: int}`` payload field, checked for unknown players and non-numbers."""
+    value = event.get(field)
+    if not isinstance(value, Mapping):
+        raise IllegalEvent(f"'{field}' must map each player to a number")
+    for player, number in value.items():
+        if player not in state.players:
+            raise IllegalEvent(f"{field}: {player!r} is not a player in this game")
+        if not isinstance(number, int) or isinstance(number, bool):
+            raise IllegalEvent(f"{field}: {player!r} has {number!r}, which is not a whole number")
+    return dict(value)
+
+
+def _check_bids(state: State, bids: Mapping[str, int]) -> None:
+    low = state.rules.min_bid
+    for player, bid in bids.items():
+        if not low <= bid <= TRICKS:
+            raise IllegalEvent(
+                f"{player!r} bid {bid}, but bids are at least {low} and at most {TRICKS}"
+            )
+
+
+def _all_four(state: State, numbers: Mapping[str, int], field: str) -> tuple[int, ...]:
+    for player in state.players:
+        if player not in numbers:
+            raise IllegalEvent(f"{field}: {player!r} is missing")
+    return tuple(numbers[p] for p in state.players)
+
+
+def _play_deal(state: State, event: Mapping[str, Any]) -> State:
+    bids_given = _numbers(state, event, "bids")
+    _check_bids(state, bids_given)
+    bids = _all_four(state, bids_given, "bids")
+    worth = bids_worth(bids)
+    if worth < MIN_WORTH:
+        raise IllegalEvent(
+            f"the bids are worth only {worth} points; with less than {MIN_WORTH} the cards are "
+            "thrown in (record a throw_in)"
+        )
+    tricks = _all_four(state, _numbers(state, event, "tricks"), "tricks")
+    for player, took in zip(state.players, tricks, strict=True):
+        if not 0 <= took <= TRICKS:
+            raise IllegalEvent(f"tricks: {player!r} cannot take {took} tricks")
+    points = score_deal(bids, tricks)
+    scores = tuple(s + p for s, p in zip(state.scores, points, strict=True))
+    row = DealRow(len(state.sheet) + 1, state.dealer, bids, tricks, points, scores)
+    log = [
+        f"{p}: bud {b}, {t} stick, {pts:+d} = {s}"
+        for p, b, t, pts, s in zip(state.players, bids, tricks, points, scores, strict=True)
+    ]
+    state = _next_deal(state, row, tuple(log))
+    return _finish_if_won(state)
+
+
+def _throw_in(state: State, event: Mapping[str, Any]) -> State:
+    bids_given = _numbers(state, event, "bids") if event.get("bids") is not None else {}
+    _check_bids(state, bids_given)
+    order = _bidding_order(state)
+    if set(bids_given) != set(order[: len(bids_given)]):
+        expected = ", ".join(repr(p) for p in order[: len(bids_given)])
+        raise IllegalEvent(
+            f"bids are made in turn from förhand ({expected} first); these bids skip a player"
+        )
+    worth = bids_worth(bids_given.values())
+    if worth >= MIN_WORTH:
+        raise IllegalEvent(
+            f"the bids are worth {worth} points, at least {MIN_WORTH}, so the deal is played"
+        )
+    row = DealRow(
+        number=len(state.sheet) + 1,
+        dealer=state.dealer,
+        bids=tuple(bids_given.get(p) for p in state.players),
+        tricks=(),
+        points=(0, 0, 0, 0),
+        scores=state.scores,
+        thrown_in=True,
+    )
+    return _next_deal(state, row, (f"Kastad giv: buden värda {worth} poäng (under 11)",))
+
+
+def _next_deal(state: State, row: DealRow, log: tuple[str, ...]) -> State:
+    dealer = _right_of(state.players, state.dealer)
+    return replace(
+        state,
+        dealer=dealer,
+        forhand=_right_of(state.players, dealer),
+        scores=row.scores,
+        sheet=(*state.sheet, row),
+        transfers=(),
+        log=(*log, f"Ny giv: {dealer} ger"),
+    )
+
+
+def _finish_if_won(state: State) -> State:
+    outcome = decide_winner(state.scores)
+    if not outcome.winners and not outcome.tie:
+        return state
+    players, scores = state.players, state.scores
+    if outcome.tie:
+        standings = tuple(Standing(p, 1, s) for p, s in zip(players, scores, strict=True))
+        line = "Lika: spelarna över 41 och deras partner har lika många poäng (F4) – oavgjort"
+    else:
+        losers = next(side for side in SIDES if side != outcome.winners)
+        standings = tuple(
+            Standing(players[seat], placement, scores[seat])
+            for seats, placement in ((outcome.winners, 1), (losers, 3))
+            for seat in sorted(seats, key=lambda s: -scores[s])
+        )
+        names = " och ".join(players[s] for s in outcome.winners)
+        line = f"{names} vinner ({max(scores[s] for s in outcome.winners)} poäng)"
+    return replace(
+        state,
+        finished=True,
+        winners=tuple(players[s] for s in outcome.winners),
+        tie=outcome.tie,
+        standings=standings,
+        expected=(),
+        log=(*state.log[:-1], line),  # no next dealer once the game is over
+    )

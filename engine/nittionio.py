@@ -1,0 +1,545 @@
+"""Nittionio (Ninety-nine): a score sheet for David Parlett's three-player game
+(populara_kortspel.sv.txt, "Nittionio regler"; NOTES.md N1–N5).
+
+Each player lays three bid cards face down; their suits encode an exact number of tricks
+(♦ 0, ♠ 1, ♥ 2, ♣ 3 — three clubs is nine) out of the nine played. One player may add a premium:
+a declaration (30; his bid cards face up) or a showing (60; his hand face up too). Scoring:
+1 point a trick for everyone; an exact bid earns 30 if its maker alone succeeded, 20 if two did,
+10 if all three (N2: a premium bidder counts among them); a premium goes to its bidder if he
+made his bid, else its full value to *each* opponent (N1). The most a player can score in a deal
+is 9 + 30 + 60 = 99.
+
+Variants (``Rules.variant``, from the text):
+
+- ``nine_deals`` (default): 37 cards (A–6 and a joker), the turn-up fixes trumps (a nine or
+  the joker: no trump); ``Rules.deals`` deals (nine), highest total wins; a tie is reported (N4).
+- ``rubber`` ("Poängräkningsvariant"): a game (omgång) ends when somebody reaches 100; its
+  winner — and every opponent who reached 100 or more (N4) — gets a 100 bonus, and scores start
+  again from nought. Three games win the rubber, with 100 more for each game under eight played.
+  Not in the text: a game whose top score is shared plays on until one player leads alone.
+- ``pennycook`` (Andrew Pennycook): no premiums, first to 150.
+- ``trumps_by_success`` ("Annan variant", Parlett's revised game): 36 cards, no joker and no
+  turn-up; the first deal has no trump and each later deal's trump follows how many players made
+  their bids in the deal before (♦ none, ♠ one, ♥ two, ♣ all three); first to 100.
+
+In the first-to-N variants, if several pass the target in the same deal the highest wins, and a
+shared top score is reported as a tie (as N4 does for the nine-deal game).
+
+Design — one event, the outcome of a deal (the pad records what the table shows, not each card):
+
+``{"type": "deal", "bids": {player: n | [card, card, card], …}, "tricks": {player: n, …},
+"calls": {player: "pass" | "declare" | "show", …}, "turn_up": "KS"}``
+
+- ``bids``: 0–9, or the three bid cards as suits (``"C"``, ``"kl"``, ``"♣"``, ``"klöver"``) or
+  cards (``"AC"``, ``"hj10"``; a joker ``"JK"`` counts as the turn-up's suit, N3).
+- ``tricks``: each player's tricks, summing to 9.
+- ``calls`` (optional; a missing player passed): the premium calls, made clockwise from förhand
+  (N5): after a declaration later players may only pass or show, after a show only pass. The
+  premium belongs to the last player who called.
+- ``turn_up`` (optional, not in ``trumps_by_success``): the card turned up, recorded as the
+  deal's trump on the sheet.
+
+The deal passes clockwise (to the dealer's left); förhand, left of the dealer, calls and leads
+first. The sheet is a tuple of ``DealRow``. No money changes hands (``transfers`` is empty).
+
+Calculators: ``bid_from_cards``, ``bid_cards``, ``score_deal``, ``premium_from_calls``,
+``trump_after``, ``rubber_bonus``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from itertools import combinations_with_replacement
+from typing import Any, ClassVar, Literal
+
+from engine.base import Standing, Transfer, placements
+from engine.cards import JOKER, Card, Suit, parse_card, stripped_deck
+from engine.errors import CardError, IllegalEvent
+
+KEY = "nittionio"
+NAMES = {"sv": "Nittionio", "en": "Ninety-nine"}
+MIN_PLAYERS = 3
+MAX_PLAYERS = 3
+EVENT_TYPES = ("deal",)
+
+TRICKS = 9
+MAX_BID = 9
+NO_TRUMP = "NT"
+# "En ruter anger 0 stick, En spader anger 1 stick, En hjärter anger 2 stick, En klöver 3"
+BID_SUIT_VALUES: dict[Suit, int] = {Suit.DIAMONDS: 0, Suit.SPADES: 1, Suit.HEARTS: 2, Suit.CLUBS: 3}
+SUCCESS_BONUS = {1: 30, 2: 20, 3: 10}  # by how many made their bids
+PREMIUMS = {"declare": 30, "show": 60}
+CALLS = ("pass", "declare", "show")
+
+VARIANTS = ("nine_deals", "rubber", "pennycook", "trumps_by_success")
+Variant = Literal["nine_deals", "rubber", "pennycook", "trumps_by_success"]
+TARGETS = {"rubber": 100, "pennycook": 150, "trumps_by_success": 100}
+GAME_BONUS = 100
+RUBBER_GAMES = 3  # games to win the rubber
+RUBBER_PAR = 8  # 100 more for each game under eight
+
+_SUIT_WORDS: dict[str, Suit] = {
+    word: suit
+    for suit, words in {
+        Suit.DIAMONDS: ("d", "ru", "ruter", "diamond", "diamonds", "♦", "♢"),
+        Suit.SPADES: ("s", "sp", "spader", "spade", "spades", "♠", "♤"),
+        Suit.HEARTS: ("h", "hj", "hjärter", "hjarter", "heart", "hearts", "♥", "♡"),
+        Suit.CLUBS: ("c", "k", "kl", "klöver", "klover", "club", "clubs", "♣", "♧"),
+    }.items()
+    for word in words
+}
+
+
+@dataclass(frozen=True)
+class Rules:
+    CHOICES: ClassVar[dict[str, tuple[str, ...]]] = {"variant": VARIANTS}
+
+    variant: Variant = "nine_deals"
+    deals: int = 9  # the length of the nine_deals game
+
+    def __post_init__(self) -> None:
+        if self.variant not in VARIANTS:
+            raise ValueError(f"variant must be one of {', '.join(VARIANTS)}, not {self.variant!r}")
+        if self.deals < 1:
+            raise ValueError(f"deals must be at least 1, not {self.deals}")
+
+    @property
+    def premiums(self) -> bool:
+        return self.variant != "pennycook"
+
+    @property
+    def joker(self) -> bool:
+        """37 cards with the joker and a turn-up; the revised game has 36 and neither."""
+        return self.variant != "trumps_by_success"
+
+
+@dataclass(frozen=True)
+class DealRow:
+    """One line of the score sheet; tuples are per seat in seat order."""
+
+    number: int
+    game: int  # the rubber's game (omgång); 1 outside the rubber
+    dealer: str
+    bids: tuple[int, ...]
+    tricks: tuple[int, ...]
+    premium_player: str | None
+    premium: str | None  # "declare" or "show"
+    trump: str | None  # "H", "D", "C", "S", "NT"; None when not recorded
+    made: tuple[bool, ...]
+    points: tuple[int, ...]
+    bonus: tuple[int, ...]  # game and rubber bonuses (rubber only)
+    scores: tuple[int, ...]  # the game's running scores after this deal
+    totals: tuple[int, ...]  # running totals including bonuses
+
+
+@dataclass(frozen=True)
+class State:
+    players: tuple[str, ...]
+    rules: Rules = Rules()
+    dealer: str = ""
+    forhand: str = ""
+    trump: str | None = None  # the coming deal's trump when the rules fix it in advance
+    game_number: int = 1
+    scores: tuple[int, ...] = (0, 0, 0)
+    totals: tuple[int, ...] = (0, 0, 0)
+    games_won: tuple[int, ...] = (0, 0, 0)
+    sheet: tuple[DealRow, ...] = ()
+    winners: tuple[str, ...] = ()
+    tie: bool = False
+    transfers: tuple[Transfer, ...] = ()
+    finished: bool = False
+    standings: tuple[Standing, ...] = ()
+    expected: tuple[str, ...] = EVENT_TYPES
+    log: tuple[str, ...] = ()
+
+
+# --- calculators -----------------------------------------------------------------------------
+
+
+def bid_from_cards(
+    cards: Sequence[str | Suit | Card], turn_up: str | Card | None = None, joker: bool = True
+) -> int:
+    """The bid three bid cards encode (the cards' values do not matter, only their suits)."""
+    return sum(BID_SUIT_VALUES[s] for s in _bid_suits(cards, _turn_up_card(turn_up, joker), joker))
+
+
+def bid_cards(bid: int) -> tuple[tuple[str, str, str], ...]:
+    """Every way to lay ``bid`` with three bid cards, as suit letters, highest suits first."""
+    if not 0 <= bid <= MAX_BID:
+        raise IllegalEvent(f"a bid is 0–{MAX_BID} tricks, not {bid}")
+    by_value = sorted(BID_SUIT_VALUES, key=BID_SUIT_VALUES.__getitem__, reverse=True)
+    return tuple(
+        (a.value, b.value, c.value)
+        for a, b, c in combinations_with_replacement(by_value, 3)
+        if BID_SUIT_VALUES[a] + BID_SUIT_VALUES[b] + BID_SUIT_VALUES[c] == bid
+    )
+
+
+def score_deal(
+    bids: Sequence[int], tricks: Sequence[int], premium: tuple[int, str] | None = None
+) -> tuple[int, ...]:
+    """Points per seat for one deal; ``premium`` is (seat, "declare" | "show") or None."""
+    if len(bids) != 3 or len(tricks) != 3:
+        raise IllegalEvent("a deal has three bids and three trick counts")
+    if sum(tricks) != TRICKS:
+        raise IllegalEvent(f"the tricks add up to {sum(tricks)}, but a deal has {TRICKS}")
+    made = [bid == took for bid, took in zip(bids, tricks, strict=True)]
+    bonus = SUCCESS_BONUS.get(sum(made), 0)
+    points = [took + (bonus if ok else 0) for took, ok in zip(tricks, made, strict=True)]
+    if premium is not None:
+        seat, kind = premium
+        value = PREMIUMS[kind]
+        if made[seat]:
+            points[seat] += value
+        else:  # N1: the full value to each opponent
+            for other in range(3):
+                if other != seat:
+                    points[other] += value
+    return tuple(points)
+
+
+def premium_from_calls(calls: Sequence[tuple[str, str]]) -> tuple[str, str] | None:
+    """The premium (player, kind) from the calls in turn order, checking N5; None if all pass."""
+    premium: tuple[str, str] | None = None
+    for player, call in calls:
+        if call not in CALLS:
+            raise IllegalEvent(f"{player!r} called {call!r}; a call is one of {', '.join(CALLS)}")
+        if call == "pass":
+            continue
+        if premium is not None and premium[1] == "show":
+            raise IllegalEvent(f"{player!r} may only pass after {premium[0]!r} showed")
+        if premium is not None and call == "declare":
+            raise IllegalEvent(f"{player!r} may only pass or show after {premium[0]!r} declared")
+        premium = (player, call)
+    return premium
+
+
+def trump_after(successes: int) -> str:
+    """Revised game: the next trump from how many made their bids (♦ 0, ♠ 1, ♥ 2, ♣ 3)."""
+    return next(s.value for s, v in BID_SUIT_VALUES.items() if v == successes)
+
+
+def rubber_bonus(games_played: int) -> int:
+    """The rubber winner's extra bonus: 100 for each game under eight ("(8 - 6) x 100 = 200")."""
+    return max(0, RUBBER_PAR - games_played) * GAME_BONUS
+
+
+# --- bid cards -------------------------------------------------------------------------------
+
+
+def _deck(joker: bool) -> frozenset[Card]:
+    return frozenset(stripped_deck(36, jokers=1 if joker else 0))
+
+
+def _card_in_deck(text: str | Card, joker: bool) -> Card:
+    try:
+        card = text if isinstance(text, Card) else parse_card(str(text))
+    except CardError as error:
+        raise IllegalEvent(str(error)) from None
+    if card not in _deck(joker):
+        deck = "37-card deck (A–6 and a joker)" if joker else "36-card deck (A–6, no joker)"
+        raise IllegalEvent(f"{card.pretty} is not in the {deck}")
+    return card
+
+
+def _turn_up_card(turn_up: str | Card | None, joker: bool) -> Card | None:
+    if turn_up is None:
+        return None
+    if not joker:
+        raise IllegalEvent("the 36-card game has no turn-up card")
+    return _card_in_deck(turn_up, joker)
+
+
+def _bid_suits(cards: Sequence[str | Suit | Card], turn_up: Card | None, joker: bool) -> list[Suit]:
+    if isinstance(cards, str) or len(cards) != 3:
+        raise IllegalEvent(f"a bid is laid with three bid cards, not {cards!r}")
+    suits: list[Suit] = []
+    laid: list[Card] = []
+    for item in cards:
+        if isinstance(item, Suit):
+            suits.append(item)
+            continue
+        if isinstance(item, str) and item.strip().lower() in _SUIT_WORDS:
+            suits.append(_SUIT_WORDS[item.strip().lower()])
+            continue
+        if not isinstance(item, str | Card):
+            raise IllegalEvent(f"{item!r} is not a bid card; give a suit (♦ ♠ ♥ ♣) or a card")
+        card = _card_in_deck(item, joker)
+        laid.append(card)
+        if card.suit is None:  # the joker
+            suits.append(_joker_suit(turn_up))
+        else:
+            suits.append(card.suit)
+    _check_distinct([*laid, *([turn_up] if turn_up else [])])
+    return suits
+
+
+def _joker_suit(turn_up: Card | None) -> Suit:
+    # N3: the joker takes the turn-up's identity, also when that is a nine (no trump).
+    if turn_up is None:
+        raise IllegalEvent("a joker bid card counts as the turn-up's suit: give the turn-up")
+    if turn_up.rank == JOKER:
+        raise IllegalEvent("the joker was turned up, so nobody holds it to lay as a bid card")
+    assert turn_up.suit is not None
+    return turn_up.suit
+
+
+def _check_distinct(cards: Sequence[Card]) -> None:
+    seen: set[Card] = set()
+    for card in cards:
+        if card in seen:
+            raise IllegalEvent(f"{card.pretty} is given twice; the deck has only one")
+        seen.add(card)
+
+
+# --- the game --------------------------------------------------------------------------------
+
+
+def new_game(
+    players: Sequence[str], rules: Rules = Rules(), first_dealer: str | None = None
+) -> State:
+    players = tuple(players)
+    if len(players) != 3:
+        raise IllegalEvent(f"Nittionio is for 3 players, not {len(players)}")
+    for player in players:
+        if players.count(player) > 1:
+            raise IllegalEvent(f"player {player!r} is seated twice")
+    dealer = players[0] if first_dealer is None else first_dealer
+    if dealer not in players:
+        raise IllegalEvent(f"the first dealer {dealer!r} is not one of the players")
+    return State(
+        players=players,
+        rules=rules,
+        dealer=dealer,
+        forhand=_left_of(players, dealer),
+        trump=None if rules.joker else NO_TRUMP,  # revised game: "Första given … utan trumf"
+    )
+
+
+def apply(state: State, event: Mapping[str, Any]) -> State:
+    if state.finished:
+        raise IllegalEvent("the game is over; no more deals can be recorded")
+    if event.get("type") != "deal":
+        raise IllegalEvent(f"unknown event type {event.get('type')!r}; Nittionio records deal")
+    return _play_deal(state, event)
+
+
+def _left_of(players: tuple[str, ...], player: str) -> str:
+    return players[(players.index(player) + 1) % len(players)]
+
+
+def _per_player(state: State, event: Mapping[str, Any], field: str) -> dict[str, Any]:
+    value = event.get(field)
+    if not isinstance(value, Mapping):
+        raise IllegalEvent(f"'{field}' must map each player to a value")
+    for player in value:
+        if player not in state.players:
+            raise IllegalEvent(f"{field}: {player!r} is not a player in this game")
+    for player in state.players:
+        if player not in value:
+            raise IllegalEvent(f"{field}: {player!r} is missing")
+    return dict(value)
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _read_bids(state: State, event: Mapping[str, Any], turn_up: Card | None) -> tuple[int, ...]:
+    given = _per_player(state, event, "bids")
+    joker = state.rules.joker
+    bids: list[int] = []
+    laid: list[Card] = []
+    for player in state.players:
+        value = given[player]
+        if _whole(value):
+            if not 0 <= value <= MAX_BID:
+                raise IllegalEvent(f"bids: {player!r} bid {value}; a bid is 0–{MAX_BID} tricks")
+            bids.append(value)
+        elif isinstance(value, list | tuple):
+            try:
+                suits = _bid_suits(value, turn_up, joker)
+            except IllegalEvent as error:
+                raise IllegalEvent(f"bids: {player!r}: {error}") from None
+            bids.append(sum(BID_SUIT_VALUES[s] for s in suits))
+            laid.extend(_card_in_deck(v, joker) for v in value if _is_card_text(v))
+        else:
+            raise IllegalEvent(
+                f"bids: {player!r} has {value!r}; give a number 0–{MAX_BID} or three bid cards"
+            )
+    _check_distinct([*laid, *([turn_up] if turn_up else [])])
+    return tuple(bids)
+
+
+def _is_card_text(value: Any) -> bool:
+    if isinstance(value, Card):
+        return True
+    return isinstance(value, str) and value.strip().lower() not in _SUIT_WORDS
+
+
+def _read_tricks(state: State, event: Mapping[str, Any]) -> tuple[int, ...]:
+    given = _per_player(state, event, "tricks")
+    for player in state.players:
+        took = given[player]
+        if not _whole(took) or not 0 <= took <= TRICKS:
+            raise IllegalEvent(f"tricks: {player!r} cannot take {took!r} tricks")
+    tricks = tuple(given[p] for p in state.players)
+    if sum(tricks) != TRICKS:
+        raise IllegalEvent(f"the tricks add up to {sum(tricks)}, but a deal has {TRICKS}")
+    return tricks
+
+
+def _read_premium(state: State, event: Mapping[str, Any]) -> tuple[str, str] | None:
+    calls = event.get("calls") or {}
+    if not isinstance(calls, Mapping):
+        raise IllegalEvent("'calls' must map players to pass, declare or show")
+    for player in calls:
+        if player not in state.players:
+            raise IllegalEvent(f"calls: {player!r} is not a player in this game")
+    order = [state.forhand, _left_of(state.players, state.forhand), state.dealer]
+    premium = premium_from_calls([(p, calls.get(p, "pass")) for p in order])
+    if premium is not None and not state.rules.premiums:
+        raise IllegalEvent("Pennycook's variant has no declaration or showing")
+    return premium
+
+
+def _deal_trump(state: State, turn_up: Card | None) -> str | None:
+    if not state.rules.joker:
+        return state.trump
+    if turn_up is None:
+        return None
+    if turn_up.rank in (JOKER, 9):  # "Om detta kort är jokern eller en nia … utan trumf"
+        return NO_TRUMP
+    assert turn_up.suit is not None
+    return turn_up.suit.value
+
+
+def _play_deal(state: State, event: Mapping[str, Any]) -> State:
+    turn_up = _turn_up_card(event.get("turn_up"), state.rules.joker)
+    bids = _read_bids(state, event, turn_up)
+    tricks = _read_tricks(state, event)
+    premium = _read_premium(state, event)
+    seat_premium = None if premium is None else (state.players.index(premium[0]), premium[1])
+    points = score_deal(bids, tricks, seat_premium)
+    made = tuple(b == t for b, t in zip(bids, tricks, strict=True))
+    scores = _add(state.scores, points)
+    row = DealRow(
+        number=len(state.sheet) + 1,
+        game=state.game_number,
+        dealer=state.dealer,
+        bids=bids,
+        tricks=tricks,
+        premium_player=None if premium is None else premium[0],
+        premium=None if premium is None else premium[1],
+        trump=_deal_trump(state, turn_up),
+        made=made,
+        points=points,
+        bonus=(0, 0, 0),
+        scores=scores,
+        totals=_add(state.totals, points),
+    )
+    log = [_deal_line(state, row, seat) for seat in range(3)]
+    dealer = _left_of(state.players, state.dealer)
+    state = replace(
+        state,
+        dealer=dealer,
+        forhand=_left_of(state.players, dealer),
+        trump=None if state.rules.joker else trump_after(sum(made)),
+        scores=scores,
+        totals=row.totals,
+        transfers=(),
+    )
+    if state.rules.variant == "nine_deals":
+        return _end_of_nine_deals(state, row, log)
+    if state.rules.variant == "rubber":
+        return _rubber(state, row, log)
+    return _first_to_target(state, row, log)
+
+
+def _add(a: Sequence[int], b: Sequence[int]) -> tuple[int, ...]:
+    return tuple(x + y for x, y in zip(a, b, strict=True))
+
+
+def _deal_line(state: State, row: DealRow, seat: int) -> str:
+    player = state.players[seat]
+    outcome = "hemma" if row.made[seat] else "bet"
+    premium = ""
+    if row.premium_player == player:
+        premium = " (deklaration)" if row.premium == "declare" else " (visning)"
+    return (
+        f"{player}: bud {row.bids[seat]}{premium}, {row.tricks[seat]} stick, {outcome}, "
+        f"{row.points[seat]:+d} = {row.totals[seat]}"
+    )
+
+
+def _end_of_nine_deals(state: State, row: DealRow, log: list[str]) -> State:
+    state = replace(state, sheet=(*state.sheet, row), log=tuple(log))
+    if len(state.sheet) < state.rules.deals:
+        return state
+    return _finish(state, _top(state.players, state.totals))
+
+
+def _first_to_target(state: State, row: DealRow, log: list[str]) -> State:
+    state = replace(state, sheet=(*state.sheet, row), log=tuple(log))
+    if max(state.totals) < TARGETS[state.rules.variant]:
+        return state
+    return _finish(state, _top(state.players, state.totals))
+
+
+def _top(players: tuple[str, ...], scores: tuple[int, ...]) -> tuple[str, ...]:
+    best = max(scores)
+    return tuple(p for p, s in zip(players, scores, strict=True) if s == best)
+
+
+def _finish(state: State, best: tuple[str, ...]) -> State:
+    tie = len(best) > 1
+    line = f"Lika: {', '.join(best)} (oavgjort)" if tie else f"{best[0]} vinner"
+    return replace(
+        state,
+        finished=True,
+        winners=() if tie else best,
+        tie=tie,
+        standings=placements(dict(zip(state.players, state.totals, strict=True))),
+        expected=(),
+        log=(*state.log, line),
+    )
+
+
+def _rubber(state: State, row: DealRow, log: list[str]) -> State:
+    target = TARGETS["rubber"]
+    leaders = _top(state.players, state.scores)
+    if max(state.scores) < target or len(leaders) > 1:
+        if max(state.scores) >= target:
+            log.append(f"Lika i täten ({max(state.scores)}): omgången spelas vidare")
+        return replace(state, sheet=(*state.sheet, row), log=tuple(log))
+    winner = state.players.index(leaders[0])
+    # N4: the game's winner and every opponent at 100 or more get 100.
+    bonus = [GAME_BONUS if score >= target else 0 for score in state.scores]
+    games_won = tuple(w + (seat == winner) for seat, w in enumerate(state.games_won))
+    log.append(f"{leaders[0]} vinner omgång {state.game_number}")
+    rubber_won = games_won[winner] == RUBBER_GAMES
+    if rubber_won:
+        bonus[winner] += rubber_bonus(state.game_number)
+        log.append(f"{leaders[0]} vinner robbern efter {state.game_number} omgångar")
+    totals = _add(state.totals, bonus)
+    row = replace(row, bonus=tuple(bonus), totals=totals)
+    state = replace(
+        state,
+        sheet=(*state.sheet, row),
+        totals=totals,
+        games_won=games_won,
+        log=tuple(log),
+    )
+    if not rubber_won:
+        return replace(state, scores=(0, 0, 0), game_number=state.game_number + 1)
+    others = {
+        p: t
+        for seat, (p, t) in enumerate(zip(state.players, totals, strict=True))
+        if seat != winner
+    }
+    standings = (
+        Standing(leaders[0], 1, totals[winner]),
+        *(replace(s, placement=s.placement + 1) for s in placements(others)),
+    )
+    return replace(state, finished=True, winners=leaders, standings=standings, expected=())

@@ -1,0 +1,472 @@
+"""Femhundra: worked examples from the rules text (populara_kortspel.sv.txt, "Femhundra regler")
+and NOTES.md FH1–FH7, bad input, and hypothesis invariants of the score sheet."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine import femhundra as fh
+from engine.errors import IllegalEvent
+
+THREE = ("a", "b", "c")
+FOUR = ("a", "b", "c", "d")  # sides a & c against b & d
+FIVE = ("a", "b", "c", "d", "e")
+
+
+def deal(tricks, declarer=None, contract=None, players=THREE, **extra):
+    event = {"type": "deal", "tricks": dict(zip(players, tricks, strict=True)), **extra}
+    if declarer is not None:
+        event["declarer"] = declarer
+        event["contract"] = contract
+    return event
+
+
+def play(*events, players=THREE, rules=None):
+    state = fh.new_game(players, rules or fh.Rules())
+    for event in events:
+        state = fh.apply(state, event)
+    return state
+
+
+MISERE = fh.Rules(misere=True)
+
+
+# --- the bid table (FH1) ---------------------------------------------------------------------
+
+
+def test_the_bid_table_is_the_avondale_schedule():
+    # FH1: 6♠ 40, 6♣ 60, 6♦ 80, 6♥ 100, 6NT 120, each further trick +100, up to 10NT 520.
+    assert [fh.BID_VALUES[c] for c in ("6S", "6C", "6D", "6H", "6NT")] == [40, 60, 80, 100, 120]
+    assert fh.BID_VALUES["10NT"] == 520
+    assert len(fh.BID_VALUES) == 25
+    for i, trump in enumerate(("S", "C", "D", "H", "NT")):
+        for tricks in range(6, 11):
+            assert fh.BID_VALUES[f"{tricks}{trump}"] == 40 + 20 * i + 100 * (tricks - 6)
+
+
+def test_the_misere_bids_are_worth_250_and_520_or_500_with_four():
+    # Anglosaxiska varianten: misär 250, öppen misär 520; the four-player "Undervariant" 500.
+    assert fh.bid_value("misere") == 250
+    assert fh.bid_value("open_misere") == 520
+    assert fh.bid_value("open_misere", players=4) == 500
+
+
+def test_misere_ranks_after_seven_no_trump_or_by_its_value():
+    # FH3: the seed ranks misère between 7NT and 8♠; by value it lies between 8♠ and 8♣.
+    order = fh.bid_order(MISERE)
+    assert order[order.index("misere") - 1 : order.index("misere") + 2] == ("7NT", "misere", "8S")
+    assert order[-1] == "open_misere"
+    by_value = fh.bid_order(fh.Rules(misere=True, misere_rank="value"))
+    i = by_value.index("misere")
+    assert by_value[i - 1 : i + 2] == ("8S", "misere", "8C")
+    assert "misere" not in fh.bid_order()
+
+
+def test_the_help_page_table_shows_every_value():
+    text = fh.render_bid_table()
+    for value in (40, 120, 140, 240, 520):
+        assert str(value) in text
+    assert "♠" in text
+    assert "Misär" not in text
+    assert "Misär 250" in fh.render_bid_table(MISERE)
+    assert fh.bid_table(MISERE)[0] == ("6S", "6♠", 40)
+    assert ("open_misere", "öppen misär", 520) in fh.bid_table(MISERE)
+
+
+@pytest.mark.parametrize(
+    ("text", "contract"),
+    [
+        ("8H", "8H"),
+        ("8♥", "8H"),
+        ("7 sang", "7NT"),
+        ("7nt", "7NT"),
+        ("6 spader", "6S"),
+        ("10 klöver", "10C"),
+        ("misär", "misere"),
+        ("öppen misär", "open_misere"),
+        ("Open Misere", "open_misere"),
+        ("open_misere", "open_misere"),
+    ],
+)
+def test_contracts_are_read_as_people_write_them(text, contract):
+    assert fh.parse_contract(text) == contract
+
+
+@pytest.mark.parametrize("text", ["5H", "11NT", "8X", "", "ace"])
+def test_a_bid_not_in_the_table_is_refused(text):
+    with pytest.raises(IllegalEvent, match="bid"):
+        fh.parse_contract(text)
+
+
+# --- one deal for three ----------------------------------------------------------------------
+
+
+def test_a_made_contract_scores_its_value_and_the_opponents_ten_a_trick():
+    # Poängräkning: "får han lika många poäng som budets värde … Motspelarna får i bägge
+    # fallen vardera 10 poäng per stick."
+    state = play(deal([8, 1, 1], "a", "8H"))
+    assert state.scores == (300, 10, 10)
+    assert state.sheet[0].made
+    assert state.sheet[0].value == 300
+
+
+def test_overtricks_score_nothing():
+    assert fh.score_deal([9, 1, 0], 0, "8H") == (300, 10, 0)
+
+
+def test_a_failed_contract_loses_its_value_and_may_go_below_nought():
+    assert play(deal([7, 2, 1], "a", "8H")).scores == (-300, 20, 10)
+
+
+def test_ten_tricks_on_a_bid_worth_less_than_250_score_250():
+    # "om hans bud var värt mindre än 250 poäng, får han ändå 250 poäng om han lyckas ta alla
+    # tio sticken": 7♠ (140) and 8♠ (240) → 250; 8♣ (260) stays 260.
+    assert fh.score_deal([10, 0, 0], 0, "7S") == (250, 0, 0)
+    assert fh.score_deal([10, 0, 0], 0, "8S") == (250, 0, 0)
+    assert fh.score_deal([10, 0, 0], 0, "8C") == (260, 0, 0)
+
+
+def test_multi_round_bidding_has_no_250_for_ten_tricks():
+    # Budgivningsvariant / FH7.
+    rules = fh.Rules(bidding="multi_round")
+    assert fh.score_deal([10, 0, 0], 0, "7S", rules=rules) == (140, 0, 0)
+
+
+def test_with_no_bid_everybody_scores_ten_a_trick():
+    # "Om ingen blev spelförare, får alla spelarna helt enkelt 10 poäng per vunnet stick."
+    state = play(deal([4, 3, 3]))
+    assert state.scores == (40, 30, 30)
+    assert state.sheet[0].declarer is None
+    assert state.sheet[0].made is None
+
+
+def test_a_made_misere_scores_250_and_the_opponents_their_tricks():
+    # FH5: the general rule when misère is made.
+    assert play(deal([0, 6, 4], "a", "misere"), rules=MISERE).scores == (250, 60, 40)
+
+
+def test_a_failed_misere_pays_the_opponents_for_the_declarers_tricks():
+    # "får motspelarna 10 poäng vardera för varje stick som spelföraren tar"
+    assert play(deal([2, 5, 3], "a", "misär"), rules=MISERE).scores == (-250, 20, 20)
+
+
+def test_misere_is_refused_unless_the_table_plays_it():
+    with pytest.raises(IllegalEvent, match="misère"):
+        play(deal([0, 6, 4], "a", "misere"))
+
+
+def test_the_deal_passes_clockwise():
+    state = fh.new_game(THREE)
+    assert (state.dealer, state.forhand) == ("a", "b")
+    state = fh.apply(state, deal([4, 3, 3]))
+    assert (state.dealer, state.forhand) == ("b", "c")
+
+
+# --- winning and losing ------------------------------------------------------------------------
+
+
+def _to_470_480():
+    # Rundpass deals: 11 x (40, 40, 20), then (30, 40, 30): a 470, b 480, c 250.
+    return [deal([4, 4, 2])] * 11 + [deal([3, 4, 3])]
+
+
+def test_reaching_500_wins():
+    # "Vinnare är den som först uppnår eller överskrider 500 poäng." Open misère: 520.
+    state = play(deal([0, 5, 5], "a", "open_misere"), rules=MISERE)
+    assert state.scores == (520, 50, 50)
+    assert state.finished
+    assert state.winners == ("a",)
+    assert state.expected == ()
+    with pytest.raises(IllegalEvent, match="over"):
+        fh.apply(state, deal([4, 3, 3]))
+
+
+def test_several_over_500_with_different_totals_the_highest_wins():
+    # FH4: a (declarer) 470 + 40 = 510, b 480 + 40 = 520.
+    state = play(*_to_470_480(), deal([6, 4, 0], "a", "6S"))
+    assert state.scores == (510, 520, 250)
+    assert state.winners == ("b",)
+    assert [(s.player, s.placement) for s in state.standings] == [("b", 1), ("a", 2), ("c", 3)]
+
+
+def test_a_club_may_let_the_declarer_win_whenever_he_is_over_500():
+    # FH4, the alternative.
+    rules = fh.Rules(several_over_500="declarer")
+    state = play(*_to_470_480(), deal([6, 4, 0], "a", "6S"), rules=rules)
+    assert state.winners == ("a",)
+
+
+def test_equal_totals_over_500_go_to_the_declarer():
+    # "Skulle två … komma upp i 500 eller mer i samma giv, och ha lika många poäng, vinner den
+    # som var spelförare i den given." a 510, b 510.
+    state = play(*_to_470_480(), deal([6, 3, 1], "a", "6S"))
+    assert state.scores == (510, 510, 260)
+    assert state.winners == ("a",)
+    assert [(s.player, s.placement) for s in state.standings] == [("a", 1), ("b", 2), ("c", 3)]
+
+
+def test_equal_totals_go_to_the_declarer_wherever_he_sits():
+    # a and b at 470; b makes 6♠ (40) while a takes four tricks (40): both 510.
+    build = [deal([4, 4, 2])] * 11 + [deal([3, 3, 4])]
+    state = play(*build, deal([4, 6, 0], "b", "6S"))
+    assert state.scores == (510, 510, 260)
+    assert state.winners == ("b",)
+
+
+def test_equal_totals_without_a_declarer_go_to_the_first_to_500_in_trick_order():
+    # "Var ingen spelförare, vinner den som först nådde upp till 500 poäng i den ordning som
+    # sticken spelades." The table says who that was.
+    with pytest.raises(IllegalEvent, match="first_to_500"):
+        play(*_to_470_480(), deal([4, 3, 3]))
+    with pytest.raises(IllegalEvent, match="'c'"):
+        play(*_to_470_480(), deal([4, 3, 3], first_to_500="c"))
+    state = play(*_to_470_480(), deal([4, 3, 3], first_to_500="b"))
+    assert state.scores == (510, 510, 280)
+    assert state.winners == ("b",)
+
+
+def test_falling_to_minus_500_ends_the_game_and_the_best_wins_by_the_back_door():
+    # "Spelet är också slut om någon … kommer ned i minus 500 poäng, varvid den som just då
+    # ligger bäst till i protokollet vinner."
+    state = play(deal([1, 0, 9], "c", "10NT"))
+    assert state.scores == (10, 0, -520)
+    assert state.finished
+    assert state.back_door
+    assert state.winners == ("a",)
+
+
+def test_a_tie_for_the_back_door_is_reported():
+    # FH6
+    state = play(deal([1, 1, 8], "c", "10NT"))
+    assert state.finished
+    assert state.tie
+    assert state.winners == ()
+    assert [(s.player, s.placement) for s in state.standings] == [("a", 1), ("b", 1), ("c", 3)]
+
+
+# --- four players ----------------------------------------------------------------------------
+
+
+def test_four_players_score_by_sides():
+    # "Poäng ges som ovan till spelförarens sida resp. motspelarsidan."
+    state = play(deal([5, 1, 4, 0], "a", "8H", players=FOUR), players=FOUR)
+    assert state.scores == (300, 10, 300, 10)
+    assert state.sheet[0].partner == "c"
+    state = play(deal([4, 2, 3, 1], "a", "8H", players=FOUR), players=FOUR)
+    assert state.scores == (-300, 30, -300, 30)
+
+
+def _b_and_d_to_470():
+    return [deal([0, 5, 0, 5], players=FOUR)] * 4 + [deal([3, 4, 0, 3], players=FOUR)]
+
+
+def test_a_side_cannot_reach_500_on_tricks_when_the_other_side_fails():
+    # "det är inte tillåtet att uppnå 500 poäng genom stickpoäng när motståndarsidan går bet i
+    # ett kontrakt … står den sidan kvar på 490 poäng"
+    state = play(*_b_and_d_to_470(), players=FOUR)
+    assert state.scores == (30, 470, 30, 470)
+    state = fh.apply(state, deal([4, 2, 2, 2], "a", "8H", players=FOUR))
+    assert state.scores == (-270, 490, -270, 490)
+    assert state.sheet[-1].points == (-300, 20, -300, 20)
+    assert state.sheet[-1].held_at_490
+    assert not state.finished
+
+
+def test_the_defenders_may_reach_500_when_the_contract_is_made():
+    state = play(*_b_and_d_to_470(), deal([5, 2, 1, 2], "a", "6S", players=FOUR), players=FOUR)
+    assert state.scores == (70, 510, 70, 510)
+    assert state.winners == ("b", "d")
+    assert {s.player: s.placement for s in state.standings} == {"b": 1, "d": 1, "a": 3, "c": 3}
+
+
+def test_four_players_have_no_250_for_ten_tricks_unless_the_club_bids_one_round():
+    event = deal([6, 0, 4, 0], "a", "7S", players=FOUR)
+    assert play(event, players=FOUR).scores == (140, 0, 140, 0)
+    one_round = fh.Rules(bidding="one_round")
+    assert play(event, players=FOUR, rules=one_round).scores == (250, 0, 250, 0)
+
+
+def test_the_misere_declarers_partner_sits_out_and_open_misere_is_worth_500():
+    # Undervariant: "öppen misär är värt 500 poäng … ska spelförarens partner lägga undan sina
+    # kort"
+    state = play(deal([0, 5, 0, 5], "a", "misere", players=FOUR), players=FOUR, rules=MISERE)
+    assert state.scores == (250, 100, 250, 100)
+    with pytest.raises(IllegalEvent, match="aside"):
+        play(deal([0, 5, 1, 4], "a", "misere", players=FOUR), players=FOUR, rules=MISERE)
+    state = play(deal([0, 5, 0, 5], "a", "open_misere", players=FOUR), players=FOUR, rules=MISERE)
+    assert state.scores == (500, 100, 500, 100)
+    assert state.winners == ("a", "c")
+
+
+def test_four_players_cannot_call_a_partner():
+    with pytest.raises(IllegalEvent, match="five-player"):
+        play(deal([5, 1, 4, 0], "a", "8H", players=FOUR, partner="c"), players=FOUR)
+
+
+# --- five and two players ----------------------------------------------------------------------
+
+
+def test_five_players_the_called_partner_wins_or_loses_the_value_too():
+    # "Om de går hem tillsammans, får de vardera budets värde som pluspoäng … Skulle de inte gå
+    # hem, får de motsvarande minuspoäng"
+    made = deal([5, 1, 3, 1, 0], "a", "8H", players=FIVE, partner="c")
+    assert play(made, players=FIVE).scores == (300, 10, 300, 10, 0)
+    failed = deal([4, 1, 3, 1, 1], "a", "8H", players=FIVE, partner="c")
+    assert play(failed, players=FIVE).scores == (-300, 10, -300, 10, 10)
+    solo = deal([6, 1, 1, 1, 1], "a", "6NT", players=FIVE)
+    assert play(solo, players=FIVE).scores == (120, 10, 10, 10, 10)
+
+
+def test_five_players_no_partner_on_a_misere_and_not_oneself():
+    # "Om man spelar med misärbuden enligt ovan får spelföraren däremot inte utse någon till
+    # partner."
+    with pytest.raises(IllegalEvent, match="misère"):
+        play(
+            deal([0, 3, 3, 2, 2], "a", "misere", players=FIVE, partner="c"),
+            players=FIVE,
+            rules=MISERE,
+        )
+    with pytest.raises(IllegalEvent, match="himself"):
+        play(deal([5, 1, 3, 1, 0], "a", "8H", players=FIVE, partner="a"), players=FIVE)
+
+
+def test_two_players_play_as_three():
+    assert play(deal([6, 4], "a", "6S", players=("a", "b")), players=("a", "b")).scores == (
+        40,
+        40,
+    )
+
+
+# --- bad input ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("event", "message"),
+    [
+        (deal([8, 1, 1], "a", "5H"), "5H"),
+        (deal([8, 1, 1], "a", "11NT"), "11NT"),
+        (deal([8, 1, 0], "a", "8H"), "9"),
+        (deal([11, -1, 0], "a", "8H"), "'a'.*11"),
+        (deal([8, 1, 1], "x", "8H"), "'x'"),
+        (deal([8, 1, 1], "a", None), "contract"),
+        ({"type": "deal", "contract": "8H", "tricks": {"a": 8, "b": 1, "c": 1}}, "declarer"),
+        ({"type": "deal", "tricks": {"a": 8, "b": 2}}, "'c'"),
+        ({"type": "deal", "tricks": {"a": 8, "b": 1, "c": 1, "z": 0}}, "'z'"),
+        ({"type": "deal", "tricks": {"a": 8, "b": 1, "c": "1"}}, "'c'"),
+        ({"type": "deal"}, "tricks"),
+        (deal([8, 1, 1], "a", "8H", partner="b"), "five-player"),
+        ({"type": "bid"}, "bid"),
+    ],
+)
+def test_bad_input_is_refused_with_a_clear_message(event, message):
+    with pytest.raises(IllegalEvent, match=message):
+        play(event)
+
+
+def test_the_rules_refuse_unknown_options():
+    with pytest.raises(ValueError, match="bidding"):
+        fh.Rules(bidding="twice")
+
+
+def test_a_game_needs_two_to_five_players():
+    with pytest.raises(IllegalEvent, match="2–5"):
+        fh.new_game(["a"])
+    with pytest.raises(IllegalEvent, match="2–5"):
+        fh.new_game(list("abcdef"))
+
+
+def test_apply_never_changes_the_state_it_was_given_and_the_state_is_json():
+    state = fh.new_game(THREE)
+    after = fh.apply(state, deal([8, 1, 1], "a", "8H"))
+    assert state.scores == (0, 0, 0)
+    assert state.sheet == ()
+    json.dumps(dataclasses.asdict(after))
+
+
+# --- invariants --------------------------------------------------------------------------------
+
+CONTRACTS = (*fh.BID_VALUES, "misere", "open_misere")
+
+
+@st.composite
+def games(draw):
+    players = tuple("abcde"[: draw(st.integers(2, 5))])
+    events = []
+    for _ in range(draw(st.integers(1, 25))):
+        cuts = sorted(
+            draw(st.lists(st.integers(0, 10), min_size=len(players) - 1, max_size=len(players) - 1))
+        )
+        tricks = [b - a for a, b in zip([0, *cuts], [*cuts, 10], strict=True)]
+        declarer = draw(st.sampled_from([None, *range(len(players))]))
+        event = deal(tricks, players=players)
+        if declarer is not None:
+            contract = draw(st.sampled_from(CONTRACTS))
+            misere = contract in ("misere", "open_misere")
+            if len(players) == 4 and misere:
+                partner = (declarer + 2) % 4
+                tricks[(declarer + 1) % 4] += tricks[partner]
+                tricks[partner] = 0
+                event = deal(tricks, players=players)
+            event["declarer"] = players[declarer]
+            event["contract"] = contract
+            if len(players) == 5 and not misere and draw(st.booleans()):
+                event["partner"] = players[(declarer + draw(st.integers(1, 4))) % 5]
+        events.append(event)
+    return players, events
+
+
+def _apply_naming_who_was_first(state, event):
+    try:
+        return fh.apply(state, event)
+    except IllegalEvent as error:
+        if "first_to_500" not in str(error):
+            raise
+    for player in state.players:
+        try:
+            return fh.apply(state, {**event, "first_to_500": player})
+        except IllegalEvent:
+            continue
+    raise AssertionError("no player was accepted as first to 500")
+
+
+@settings(max_examples=200, deadline=None)
+@given(games())
+def test_the_score_sheet_keeps_its_invariants(game):
+    players, events = game
+    state = fh.new_game(players, MISERE)
+    for event in events:
+        if state.finished:
+            break
+        before = state.scores
+        state = _apply_naming_who_was_first(state, event)
+        row = state.sheet[-1]
+        assert state.scores == tuple(b + p for b, p in zip(before, row.points, strict=True))
+        declaring = {row.declarer, row.partner} - {None}
+        for player, points, took in zip(players, row.points, row.tricks, strict=True):
+            if player in declaring:
+                # The declaring side wins or loses the bid's value (or 250 for ten tricks).
+                assert abs(points) in (row.value, 250)
+            else:
+                # Everybody else earns trick points: ten a trick, never more than 100.
+                assert points % 10 == 0
+                assert 0 <= points <= 100
+                if row.declarer is None and len(players) != 4:
+                    assert points == 10 * took
+        if len(players) == 4:
+            assert state.scores[0] == state.scores[2]
+            assert state.scores[1] == state.scores[3]
+            if row.made is False:
+                defenders = 1 - players.index(row.declarer) % 2
+                assert state.scores[defenders] < 500 or before[defenders] >= 500
+        finished = max(state.scores) >= 500 or min(state.scores) <= -500
+        assert state.finished == finished
+    columns = tuple(sum(r.points[i] for r in state.sheet) for i in range(len(players)))
+    assert columns == state.scores
+    if state.finished and not state.tie:
+        best = max(state.scores[players.index(w)] for w in state.winners)
+        assert best >= 500 or state.back_door
