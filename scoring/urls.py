@@ -7,6 +7,7 @@ app_name = "scoring"
 urlpatterns = [
     # Calculators: no club, no login
     path("calc/", views.calculators, name="calculators"),
+    path("help/<slug:game_key>/", views.game_help, name="game-help"),
     # One club's table
     path("c/<slug:club_slug>/play/", views.play, name="play"),
     path("c/<slug:club_slug>/play/<slug:game_key>/", views.game_start, name="game-start"),

@@ -145,7 +145,11 @@ def game_poll(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 def _payload(post) -> dict:
-    """The event's payload: a JSON object in ``payload``, plus ``p_<name>`` fields."""
+    """The event's payload: a JSON object in ``payload``, plus ``p_<name>`` fields.
+
+    ``p_points=5`` → ``{"points": 5}``; ``p_cards[]`` (repeated) → a list;
+    ``p_bids.s0=4`` → ``{"bids": {"s0": 4}}``. Digits become ints; empty fields are left out.
+    """
     try:
         payload = json.loads(post.get("payload") or "{}")
     except json.JSONDecodeError:
@@ -158,6 +162,9 @@ def _payload(post) -> dict:
         values = [_coerce(v) for v in post.getlist(name) if v.strip() != ""]
         if name.endswith("[]"):
             payload[name[2:-2]] = values
+        elif values and "." in name:
+            outer, inner = name[2:].split(".", 1)
+            payload.setdefault(outer, {})[inner] = values[0]
         elif values:
             payload[name[2:]] = values[0]
     return payload
@@ -229,6 +236,31 @@ def game_list(request: HttpRequest) -> HttpResponse:
     for game in games:
         game.display_name = registry.display_name(game.game_key, _lang())
     return render(request, "scoring/game_list.html", {"games": games})
+
+
+@require_GET
+def game_help(request: HttpRequest, game_key: str) -> HttpResponse:
+    """How the app scores a game, in Swedish and English; no login needed."""
+    if game_key not in registry.GAME_MODULES:
+        raise Http404
+    language = _lang()
+    template = select_template(
+        [f"scoring/help/{game_key}.{language}.html", f"scoring/help/{game_key}.sv.html"]
+    )
+    try:
+        info = registry.get(game_key)
+    except KeyError:
+        info = None
+    return HttpResponse(
+        template.render(
+            {
+                "game_key": game_key,
+                "game_name": registry.display_name(game_key, language),
+                "info": info,
+            },
+            request,
+        )
+    )
 
 
 @require_GET

@@ -156,3 +156,17 @@ def test_starting_with_one_player_is_a_form_error(toy, scorer_client, club, scor
 def test_history_lists_the_clubs_games(scorer_client, game):
     page = scorer_client.get(reverse("scoring:game-list", args=[game.club.slug])).content.decode()
     assert f"#{game.pk}" in page
+
+
+def test_nested_form_fields_build_a_payload_dict(scorer_client, game):
+    data = {
+        "type": "stake",
+        "p_player": "s0",
+        "p_amount": "5",
+        "p_extra.s0": "4",
+        "p_extra.s1": "",
+        "expected_seq": 0,
+        "idempotency_key": "n",
+    }
+    scorer_client.post(event_url(game), data)
+    assert Event.objects.get(game=game).payload == {"player": "s0", "amount": 5, "extra": {"s0": 4}}
