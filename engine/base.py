@@ -22,6 +22,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from engine.errors import IllegalEvent
+
 POT = "pot"
 
 
@@ -86,3 +88,24 @@ def placements(scores: dict[str, int], higher_is_better: bool = True) -> tuple[S
             placement = index + 1
         result.append(Standing(player, placement, scores[player]))
     return tuple(result)
+
+
+def seat_players(
+    players, game_name: str, min_players: int, max_players: int, first_dealer: str | None = None
+) -> tuple[tuple[str, ...], str]:
+    """Check a seating and pick the first dealer (G2: the scorer picks; default the first seat).
+
+    Returns the players as a tuple and the first dealer; raises ``IllegalEvent`` for a count the
+    game does not allow, a player seated twice, or a dealer who is not at the table.
+    """
+    seated = tuple(players)
+    if not min_players <= len(seated) <= max_players:
+        allowed = str(min_players) if min_players == max_players else f"{min_players}–{max_players}"
+        raise IllegalEvent(f"{game_name} is for {allowed} players, not {len(seated)}")
+    for player in seated:
+        if seated.count(player) > 1:
+            raise IllegalEvent(f"player {player!r} is seated twice")
+    dealer = seated[0] if first_dealer is None else first_dealer
+    if dealer not in seated:
+        raise IllegalEvent(f"the first dealer {dealer!r} is not one of the players")
+    return seated, dealer

@@ -49,7 +49,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Literal
 
-from engine.base import Standing, Transfer
+from engine.base import Standing, Transfer, seat_players
 from engine.errors import IllegalEvent
 
 KEY = "femhundra"
@@ -344,17 +344,7 @@ def _contract_made(
 def new_game(
     players: Sequence[str], rules: Rules = Rules(), first_dealer: str | None = None
 ) -> State:
-    players = tuple(players)
-    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        raise IllegalEvent(
-            f"Femhundra is for {MIN_PLAYERS}–{MAX_PLAYERS} players, not {len(players)}"
-        )
-    for player in players:
-        if players.count(player) > 1:
-            raise IllegalEvent(f"player {player!r} is seated twice")
-    dealer = players[0] if first_dealer is None else first_dealer
-    if dealer not in players:
-        raise IllegalEvent(f"the first dealer {dealer!r} is not one of the players")
+    players, dealer = seat_players(players, "Femhundra", MIN_PLAYERS, MAX_PLAYERS, first_dealer)
     return State(
         players=players,
         rules=rules,

@@ -33,7 +33,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from engine.base import Standing, Transfer
+from engine.base import Standing, Transfer, seat_players
 from engine.errors import IllegalEvent
 
 KEY = "fyrtioett"
@@ -150,15 +150,7 @@ def decide_winner(scores: Sequence[int]) -> Outcome:
 def new_game(
     players: Sequence[str], rules: Rules = Rules(), first_dealer: str | None = None
 ) -> State:
-    players = tuple(players)
-    if len(players) != 4:
-        raise IllegalEvent(f"Fyrtioett is for 4 players, not {len(players)}")
-    for player in players:
-        if players.count(player) > 1:
-            raise IllegalEvent(f"player {player!r} is seated twice")
-    dealer = players[0] if first_dealer is None else first_dealer
-    if dealer not in players:
-        raise IllegalEvent(f"the first dealer {dealer!r} is not one of the players")
+    players, dealer = seat_players(players, "Fyrtioett", 4, 4, first_dealer)
     return State(players=players, rules=rules, dealer=dealer, forhand=_right_of(players, dealer))
 
 

@@ -53,7 +53,7 @@ from dataclasses import dataclass, replace
 from itertools import combinations_with_replacement
 from typing import Any, ClassVar, Literal
 
-from engine.base import Standing, Transfer, placements
+from engine.base import Standing, Transfer, placements, seat_players
 from engine.cards import JOKER, Card, Suit, parse_card, stripped_deck
 from engine.errors import CardError, IllegalEvent
 
@@ -299,15 +299,7 @@ def _check_distinct(cards: Sequence[Card]) -> None:
 def new_game(
     players: Sequence[str], rules: Rules = Rules(), first_dealer: str | None = None
 ) -> State:
-    players = tuple(players)
-    if len(players) != 3:
-        raise IllegalEvent(f"Nittionio is for 3 players, not {len(players)}")
-    for player in players:
-        if players.count(player) > 1:
-            raise IllegalEvent(f"player {player!r} is seated twice")
-    dealer = players[0] if first_dealer is None else first_dealer
-    if dealer not in players:
-        raise IllegalEvent(f"the first dealer {dealer!r} is not one of the players")
+    players, dealer = seat_players(players, "Nittionio", 3, 3, first_dealer)
     return State(
         players=players,
         rules=rules,
