@@ -32,19 +32,20 @@ def _choices(rules_class, field: dataclasses.Field) -> tuple:
 
 
 def _field_for(field: dataclasses.Field, default, choices: tuple) -> forms.Field | None:
+    """A form field for one option; left empty, the option keeps the rules' default."""
     label = field.name.replace("_ore", "").replace("_", " ").capitalize()
+    common = {"label": label, "required": False}
     if isinstance(default, bool):
-        return forms.BooleanField(label=label, required=False, initial=default)
+        return forms.BooleanField(initial=default, **common)
     if choices:
-        return forms.ChoiceField(label=label, choices=[(c, c) for c in choices], initial=default)
+        return forms.ChoiceField(choices=[(c, c) for c in choices], initial=default, **common)
     if isinstance(default, int) and field.name.endswith("_ore"):
-        return KronorField(
-            label=label, initial=format_ore(default).replace("\u00a0kr", ""), allow_zero=True
-        )
+        shown = format_ore(default).replace("\u00a0kr", "")
+        return KronorField(initial=shown, allow_zero=True, **common)
     if isinstance(default, int):
-        return forms.IntegerField(label=label, initial=default)
+        return forms.IntegerField(initial=default, **common)
     if isinstance(default, str):
-        return forms.CharField(label=label, initial=default, required=False)
+        return forms.CharField(initial=default, **common)
     return None  # tuples and nested options keep their defaults
 
 
@@ -56,6 +57,11 @@ class StartGameForm(forms.Form):
         widget=forms.CheckboxSelectMultiple,
     )
     order = forms.CharField(widget=forms.HiddenInput, required=False)
+    draw_dealer = forms.BooleanField(
+        label=_("Let the app draw the first dealer"),
+        required=False,
+        help_text=_("Otherwise the first player tapped deals first."),
+    )
     guests = forms.CharField(
         label=_("Guests"),
         required=False,
@@ -90,7 +96,13 @@ class StartGameForm(forms.Form):
         return data
 
     def rules_options(self) -> dict:
-        return {name: self.cleaned_data[f"rule_{name}"] for name in self.rule_fields}
+        """The options that were given; a left-out option keeps the rules' default."""
+        options = {}
+        for name in self.rule_fields:
+            value = self.cleaned_data.get(f"rule_{name}")
+            if value not in (None, ""):
+                options[name] = value
+        return options
 
     def rule_bound_fields(self):
         return [self[f"rule_{name}"] for name in self.rule_fields]

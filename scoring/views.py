@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import secrets
 import uuid
 
 from django.contrib import messages
@@ -49,10 +50,15 @@ def _lang() -> str:
     return (get_language() or "sv")[:2]
 
 
-def _setup_for(request: HttpRequest, info: registry.GameInfo) -> dict:
-    """Engine arguments fixed at the start, e.g. the club's pot carried over from last time."""
+def _setup_for(
+    request: HttpRequest, info: registry.GameInfo, players: int, draw_dealer: bool
+) -> dict:
+    """Engine arguments fixed at the start: the club's pot carried over from last time, the
+    first dealer (the first seat, or drawn by the app)."""
     parameters = inspect.signature(info.module.new_game).parameters
     setup = {}
+    if draw_dealer and "first_dealer" in parameters:
+        setup["first_dealer"] = f"s{secrets.randbelow(players)}"
     if "pot_ore" in parameters:
         pot = Account.objects.filter(club=request.club, key=f"pot:{info.key}").first()
         setup["pot_ore"] = pot.balance_ore if pot else 0
@@ -68,14 +74,21 @@ def game_start(request: HttpRequest, game_key: str) -> HttpResponse:
         raise Http404 from None
     form = StartGameForm(request.POST or None, club=request.club, rules_class=info.module.Rules)
     if request.method == "POST" and form.is_valid():
+        seated = form.cleaned_data["seated"]
+        draw = form.cleaned_data["draw_dealer"]
+        setup = _setup_for(request, info, len(seated), draw)
+        if draw and "first_dealer" not in setup:
+            # The engine deals from the first seat: draw by turning the table.
+            turn = secrets.randbelow(len(seated))
+            seated = seated[turn:] + seated[:turn]
         try:
             game = recording.start_game(
                 request.club,
                 game_key,
-                form.cleaned_data["seated"],
+                seated,
                 request.user,
                 rules=form.rules_options(),
-                setup=_setup_for(request, info),
+                setup=setup,
             )
         except ValidationError as error:
             form.add_error(None, error)

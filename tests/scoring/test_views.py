@@ -8,6 +8,7 @@ from django.urls import reverse
 from scoring import recording
 from scoring.models import Event, Game, GameStatus
 from tests.conftest import client_for
+from tests.factories import make_member
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
@@ -170,3 +171,16 @@ def test_nested_form_fields_build_a_payload_dict(scorer_client, game):
     }
     scorer_client.post(event_url(game), data)
     assert Event.objects.get(game=game).payload == {"player": "s0", "amount": 5, "extra": {"s0": 4}}
+
+
+def test_the_app_can_draw_the_first_dealer(scorer_client, club, scorer, member):
+    url = reverse("scoring:game-start", args=[club.slug, "fyrtioett"])
+    others = [make_member(club, f"Fyra {i}", login=False) for i in range(2)]
+    players = [scorer.pk, member.pk, *[o.pk for o in others]]
+    for _ in range(3):
+        response = scorer_client.post(url, {"players": players, "draw_dealer": "on"})
+        assert response.status_code == 302
+    dealers = {g.setup["first_dealer"] for g in Game.objects.filter(game_key="fyrtioett")}
+    assert dealers <= {"s0", "s1", "s2", "s3"}
+    game = Game.objects.filter(game_key="fyrtioett").first()
+    assert game.snapshot["dealer"] == game.setup["first_dealer"]
