@@ -1,4 +1,7 @@
-"""The demo club: a dozen members at Kortklubben Hjärter Dam, loaded idempotently."""
+"""The demo club: a dozen members at Kortklubben Hjärter Dam, loaded idempotently.
+
+Its evenings of recorded games are added by ``scoring.demo`` (club never drives the table).
+"""
 
 from __future__ import annotations
 

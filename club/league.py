@@ -117,6 +117,7 @@ def recompute_game_task(club_id: int, game_key: str, day: str | None = None) -> 
     holding ``day`` is recomputed when it is given, else every season.
     """
     club = Club.objects.get(pk=club_id)
+    current_season(club)
     if not append_ratings(club, game_key):
         recompute_ratings(club, game_key)
     seasons = Season.objects.filter(club=club)
@@ -134,6 +135,7 @@ def recompute_club_task(club_id: int) -> None:
 
 
 def recompute_club(club: Club) -> None:
+    current_season(club)  # a club without seasons gets this calendar year
     keys = set(GameResult.objects.filter(club=club).values_list("game_key", flat=True))
     for key in sorted(keys):
         recompute_ratings(club, key)

@@ -146,7 +146,7 @@ SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 _BROKER = env_str("CELERY_BROKER_URL") or ""
 CELERY_TASK_ALWAYS_EAGER = not _BROKER
 # Eager tasks never touch the broker; "memory://" keeps kombu from looking for one.
-CELERY_BROKER_URL = _BROKER or "memory://"
+CELERY_BROKER_URL = _BROKER or "memory://localhost/"
 CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND") or (
     _BROKER if _BROKER.startswith("redis") else None
 )
