@@ -9,13 +9,15 @@ from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from club import health, members
+from club import health, ledger, members
 from club.access import CURRENT_CLUB_SESSION_KEY, club_view, current_club_for, get_member
 from club.forms import InviteAcceptForm, MemberForm
-from club.models import Club, Member, Role
+from club.models import Account, AccountKind, Club, GameResult, Member, Role
+from engine import registry
 
 
 @require_GET
@@ -30,7 +32,22 @@ def home(request: HttpRequest) -> HttpResponse:
 @require_GET
 @club_view()
 def club_home(request: HttpRequest) -> HttpResponse:
-    return render(request, "club/club_home.html", {"member": request.member})
+    """The start page: your balance, the pots, the latest results."""
+    club = request.club
+    own = ledger.member_account(request.member)
+    pots = Account.objects.for_club(club).filter(kind=AccountKind.POT)
+    latest = list(
+        GameResult.objects.filter(club=club, placement=1)
+        .select_related("member")
+        .order_by("-finished_at")[:6]
+    )
+    for result in latest:
+        result.game_name = registry.display_name(result.game_key, get_language() or "sv")
+    return render(
+        request,
+        "club/club_home.html",
+        {"member": request.member, "own": own, "pots": pots, "latest": latest},
+    )
 
 
 @require_GET

@@ -47,7 +47,7 @@ def test_a_member_switches_game_and_season_on_the_league_page(page, live_server,
     league.recompute_club(club)
 
     log_in(page, live_server, DEMO_USERNAME, DEMO_PASSWORD)
-    page.get_by_role("link", name="Liga").click()
+    page.get_by_role("navigation", name="Delar").get_by_role("link", name="Liga").click()
     page.get_by_label("Säsong").select_option(label=f"Vår {year}")
     table = page.locator("#table table")
     expect(table).to_contain_text(people[0].name)

@@ -18,7 +18,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 def test_a_treasurer_records_a_payment_and_sees_the_balance(page, live_server, output_dir):
     club = load_demo()
     log_in(page, live_server, DEMO_USERNAME, DEMO_PASSWORD)
-    page.get_by_role("link", name="Kassa").click()
+    page.get_by_role("navigation", name="Delar").get_by_role("link", name="Kassa").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Kassa")
     page.get_by_role("link", name="Betalning").click()
 

@@ -4,7 +4,7 @@ from scoring.demo import record_evenings
 from scoring.models import Game, GameStatus
 
 
-def load(with_games=True):
+def load():
     club = load_demo()
     record_evenings(club, User.objects.get(username=DEMO_USERNAME))
     return club
