@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -43,6 +44,13 @@ from engine.errors import EngineError
 from scoring.models import Event, Game, GameStatus, Seat
 
 UNDO = "undo"
+_SEAT_KEY = re.compile(r"\bs(\d+)\b")
+
+
+def with_names(text: str, seats) -> str:
+    """The engine speaks of seats ("s2 knackar"); people read names ("Bo knackar")."""
+    by_position = {seat.position: seat.name for seat in seats}
+    return _SEAT_KEY.sub(lambda m: by_position.get(int(m.group(1)), m.group(0)), text)
 
 
 class EventRefused(ValidationError):
@@ -356,7 +364,8 @@ def _post_money(game: Game, event: Event, transfers, by: User | None):
     if not legs:
         return None
     info = registry.get(game.game_key)
-    memo = f"{info.name()} #{game.pk}: {event.summary or event.type}"[:200]
+    what = with_names(event.summary or event.type, game.seats.select_related("member"))
+    memo = f"{info.name()} #{game.pk}: {what}"[:200]
     ref = f"{game.ref}:event:{event.seq}"
     return ledger.post(game.club, legs, memo, Source.GAME, by, key=ref, ref=ref)
 

@@ -29,6 +29,7 @@ from engine import registry
 from scoring import recording
 from scoring.forms import StartGameForm, VoidForm
 from scoring.models import Game, GameStatus
+from scoring.recording import with_names
 
 
 @require_GET
@@ -106,6 +107,14 @@ def _game(request: HttpRequest, game_id: int) -> Game:
 def _pad_context(request: HttpRequest, game: Game, **extra) -> dict:
     info = registry.get(game.game_key)
     seats = list(game.seats.all())
+    history = list(game.events.order_by("-seq").select_related("recorded_by")[:200])
+    for event in history:
+        event.display = with_names(event.summary or event.type, seats)
+    for name in ("error",):
+        if extra.get(name):
+            extra[name] = with_names(extra[name], seats)
+    if extra.get("stale"):
+        extra["stale"] = [with_names(line, seats) for line in extra["stale"]]
     return {
         "game": game,
         "info": info,
@@ -119,7 +128,7 @@ def _pad_context(request: HttpRequest, game: Game, **extra) -> dict:
         "event_key": uuid.uuid4().hex,
         "can_record": request.member.is_scorer and game.is_open,
         "can_undo": request.member.is_scorer and game.status != GameStatus.VOIDED and game.seq > 0,
-        "history": list(game.events.order_by("-seq").select_related("recorded_by")[:200]),
+        "history": history,
         "pot_ore": _pot_balance(game),
         **extra,
     }

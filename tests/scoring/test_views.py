@@ -52,7 +52,7 @@ def test_an_htmx_event_returns_the_new_pad(scorer_client, game):
         scorer_client, game, "stake", {"player": "s0", "amount": 200}, 0, "k1", **HTMX
     )
     assert response.status_code == 200
-    assert "s0 satsar 200" in response.content.decode()
+    assert "Sune Skrivare satsar 200" in response.content.decode()
     game.refresh_from_db()
     assert game.seq == 1
 
@@ -83,7 +83,7 @@ def test_a_stale_phone_gets_409_and_a_pad_that_says_what_changed(scorer_client, 
     )
     assert response.status_code == 409
     text = response.content.decode()
-    assert "s0 satsar 200" in text
+    assert "Sune Skrivare satsar 200" in text
     assert 'id="pad"' in text
     assert Event.objects.filter(game=game).count() == 1
 
@@ -102,7 +102,7 @@ def test_polling_answers_204_until_something_changes(scorer_client, scorer, game
     post_event(other_phone, game, "stake", {"player": "s0", "amount": 100}, 0, "x", **HTMX)
     response = scorer_client.get(url, {"seq": 0}, **HTMX)
     assert response.status_code == 200
-    assert "s0 satsar 100" in response.content.decode()
+    assert "Sune Skrivare satsar 100" in response.content.decode()
 
 
 def test_a_plain_member_cannot_record(member_client, game):
