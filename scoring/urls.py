@@ -1,12 +1,14 @@
 from django.urls import path
 
-from scoring import views
+from scoring import calculators, views
 
 app_name = "scoring"
 
 urlpatterns = [
     # Calculators: no club, no login
     path("calc/", views.calculators, name="calculators"),
+    # …and one module per game in scoring/calculators/, found there
+    *calculators.urlpatterns(),
     path("help/<slug:game_key>/", views.game_help, name="game-help"),
     # One club's table
     path("c/<slug:club_slug>/play/", views.play, name="play"),

@@ -14,6 +14,7 @@ import secrets
 import uuid
 
 from django.contrib import messages
+from django.contrib.staticfiles import finders
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -26,7 +27,8 @@ from club import ledger
 from club.access import club_view
 from club.models import Account, Role
 from engine import registry
-from scoring import recording
+from scoring import calculators as calc
+from scoring import games, recording
 from scoring.forms import StartGameForm, VoidForm
 from scoring.models import Game, GameStatus
 from scoring.recording import with_names
@@ -63,6 +65,7 @@ def _setup_for(
     if "pot_ore" in parameters:
         pot = Account.objects.filter(club=request.club, key=f"pot:{info.key}").first()
         setup["pot_ore"] = pot.balance_ore if pot else 0
+    setup.update(games.start_setup(request.club, info.key))
     return setup
 
 
@@ -130,8 +133,16 @@ def _pad_context(request: HttpRequest, game: Game, **extra) -> dict:
         "can_undo": request.member.is_scorer and game.status != GameStatus.VOIDED and game.seq > 0,
         "history": history,
         "pot_ore": _pot_balance(game),
+        "pad_css": _pad_css(game.game_key),
+        **games.pad_context(game, game.snapshot),
         **extra,
     }
+
+
+def _pad_css(game_key: str) -> str | None:
+    """A game's own pad styles, ``static/css/pads/<game>.css``, when it has any."""
+    path = f"css/pads/{game_key}.css"
+    return path if finders.find(path) else None
 
 
 def _pot_balance(game: Game) -> int | None:
@@ -287,4 +298,4 @@ def game_help(request: HttpRequest, game_key: str) -> HttpResponse:
 
 @require_GET
 def calculators(request: HttpRequest) -> HttpResponse:
-    return render(request, "scoring/calculators.html")
+    return render(request, "scoring/calculators.html", {"links": calc.links()})

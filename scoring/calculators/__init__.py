@@ -1,0 +1,67 @@
+"""Calculators people use at the table, without a game and without logging in.
+
+One module per game (``scoring/calculators/<game>.py``). Each module offers:
+
+- ``urlpatterns``: its pages, route names ``calc-<game>-<what>`` (mounted under ``calc/``);
+- ``LINKS``: ``[(route name, lazy label), …]`` for the calculators page.
+
+Modules are discovered here, so adding a game's calculator touches no shared file. Input errors
+come back as a message next to the form; nothing is stored.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from dataclasses import dataclass
+from types import ModuleType
+
+from django.utils.translation import get_language
+
+from engine.cards import FULL_DECK, Suit
+
+
+def modules() -> list[ModuleType]:
+    """Every calculator module, in the order of the game registry (then by name)."""
+    from engine.registry import GAME_MODULES  # noqa: PLC0415
+
+    names = [m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_")]
+    order = {key: i for i, key in enumerate(GAME_MODULES)}
+    names.sort(key=lambda name: (order.get(name, len(order)), name))
+    return [importlib.import_module(f"{__name__}.{name}") for name in names]
+
+
+def urlpatterns() -> list:
+    return [pattern for module in modules() for pattern in getattr(module, "urlpatterns", [])]
+
+
+def links() -> list[tuple[str, str]]:
+    return [link for module in modules() for link in getattr(module, "LINKS", [])]
+
+
+def lang() -> str:
+    return (get_language() or "sv")[:2]
+
+
+@dataclass(frozen=True)
+class GridCard:
+    code: str
+    pretty: str
+    red: bool
+    checked: bool
+
+
+def card_grid(selected: set[str]) -> list[tuple[str, list[GridCard]]]:
+    """The 52 cards by suit, for a tap-to-pick grid; ``selected`` are ticked."""
+    order = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
+    return [
+        (
+            suit.symbol,
+            [
+                GridCard(str(card), card.pretty, suit.is_red, str(card) in selected)
+                for card in FULL_DECK
+                if card.suit == suit
+            ],
+        )
+        for suit in order
+    ]
