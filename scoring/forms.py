@@ -38,7 +38,14 @@ def _field_for(field: dataclasses.Field, default, choices: tuple) -> forms.Field
     if isinstance(default, bool):
         return forms.BooleanField(initial=default, **common)
     if choices:
-        return forms.ChoiceField(choices=[(c, c) for c in choices], initial=default, **common)
+        # Typed, so that a choice of numbers (a target of 121 or 61) reaches the rules as a number.
+        return forms.TypedChoiceField(
+            choices=[(c, c) for c in choices],
+            coerce=type(default),
+            empty_value=None,
+            initial=default,
+            **common,
+        )
     if isinstance(default, int) and field.name.endswith("_ore"):
         shown = format_ore(default).replace("\u00a0kr", "")
         return KronorField(initial=shown, allow_zero=True, **common)

@@ -45,3 +45,15 @@ def cribbage_board(state: dict, seats) -> str:
         f'<svg viewBox="0 0 {width} {height}" class="board" role="img" '
         f'aria-label="{escape(title)}">' + "".join(rows) + "</svg>"
     )
+
+
+@register.filter
+def pretty_card(code) -> str:
+    """``5D`` → ``5♦`` (the stored code of a card as the pad shows it)."""
+    from engine.cards import parse_card  # noqa: PLC0415
+    from engine.errors import CardError  # noqa: PLC0415
+
+    try:
+        return parse_card(str(code)).pretty
+    except CardError:
+        return str(code)

@@ -1,0 +1,95 @@
+"""Recording benchmark on PostgreSQL (issue: recording games at the table).
+
+Appending one cribbage event through the real path (``scoring.recording.append_event``: row
+lock, seq check, engine apply, event and snapshot, money to the ledger): median of 200, on a
+game that already has a long history, so the cached state is what keeps the append cheap. Also
+the first append after a cold cache (a full replay of the game's events), and the same append
+through the HTTP view with the Django test client (form parsing and the pad re-render included).
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from _django import bench_database, report, timed
+
+bench_database("protokoll_bench_recording")
+
+from django.test import Client  # noqa: E402
+from django.urls import reverse  # noqa: E402
+
+from club.members import add_member  # noqa: E402
+from club.models import Club, Role, User  # noqa: E402
+from scoring import recording  # noqa: E402
+
+club = Club.objects.create(name="Benchklubben", slug="bench")
+user = User.objects.create_user("skrivare", password="bench-password-1")
+anna = add_member(club, "Anna", roles=[Role.SCORER], user=user)
+bo = add_member(club, "Bo")
+counter = itertools.count()
+
+
+def new_game():
+    game = recording.start_game(club, "cribbage", [anna, bo], user, rules={"target": 121})
+    recording.append_event(
+        game, "starter", {"card": "4H"}, expected_seq=0, idempotency_key="s", by=user
+    )
+    return game
+
+
+def peg_once(game) -> None:
+    # One point of pegging at a time: a long game never ends before the benchmark does.
+    game.refresh_from_db(fields=["seq"])
+    player = "s0" if game.seq % 2 else "s1"
+    key = f"peg-{next(counter)}"
+    recording.append_event(
+        game,
+        "peg",
+        {"player": player, "points": 1},
+        expected_seq=game.seq,
+        idempotency_key=key,
+        by=user,
+    )
+
+
+game = new_game()
+report("append_event (cribbage peg), warm state", timed(lambda: peg_once(game), 200))
+
+
+cold_game = new_game()
+for _ in range(150):
+    peg_once(cold_game)
+
+
+def cold_append() -> None:
+    recording._STATE_CACHE.clear()
+    peg_once(cold_game)
+
+
+report(
+    f"append_event after a cold cache ({cold_game.seq}+ events replayed)", timed(cold_append, 20)
+)
+
+client = Client()
+client.force_login(user)
+http_game = new_game()
+url = reverse("scoring:game-event", args=[club.slug, http_game.pk])
+
+
+def post_once() -> None:
+    http_game.refresh_from_db(fields=["seq"])
+    response = client.post(
+        url,
+        {
+            "type": "peg",
+            "p_player": "s0" if http_game.seq % 2 else "s1",
+            "p_points": "1",
+            "expected_seq": http_game.seq,
+            "idempotency_key": f"http-{next(counter)}",
+        },
+        HTTP_HX_REQUEST="true",
+    )
+    assert response.status_code == 200, response.status_code
+
+
+report("POST peg through the view (htmx pad re-render)", timed(post_once, 200))

@@ -1,0 +1,63 @@
+"""Two members play a deal of cribbage on one phone, every entry by tapping."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from club.demo import DEMO_PASSWORD, DEMO_USERNAME, load_demo
+from scoring.models import Game
+from tests.browser.conftest import assert_fits_the_phone, log_in
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_a_whole_deal_is_recorded_by_tapping(page, live_server, output_dir):
+    club = load_demo()
+    log_in(page, live_server, DEMO_USERNAME, DEMO_PASSWORD)
+    page.goto(f"{live_server.url}/c/{club.slug}/play/cribbage/")
+    page.get_by_text("Doris Ek").click()  # deals first
+    page.get_by_text("Ivar Lund").click()
+    page.get_by_role("button", name="Starta spelet").click()
+    expect(page).to_have_url(re.compile(r"/games/\d+/$"))
+    board = page.locator("svg.board")
+    expect(board).to_have_attribute("aria-label", "Doris Ek 0 · Ivar Lund 0")
+    assert_fits_the_phone(page)
+    page.screenshot(path=output_dir / "1-starter.png", full_page=True)
+
+    page.get_by_test_id("card-5D").click()
+    expect(page.get_by_text("5♦").first).to_be_visible()
+    # Pegging: Ivar pegs a fifteen two, Doris a go.
+    page.get_by_test_id("peg-s1-2").click()
+    expect(board).to_have_attribute("aria-label", "Doris Ek 0 · Ivar Lund 2")
+    page.get_by_test_id("peg-s0-1").click()
+    expect(board).to_have_attribute("aria-label", "Doris Ek 1 · Ivar Lund 2")
+    page.screenshot(path=output_dir / "2-pegging.png", full_page=True)
+
+    # The non-dealer counts first: Ivar says eight.
+    page.get_by_test_id("show-8").click()
+    expect(board).to_have_attribute("aria-label", "Doris Ek 1 · Ivar Lund 10")
+    # The dealer taps her four cards and the app counts: 5♥ 5♠ J♦ K♣ with the 5♦ starter is
+    # three fives (6), seven fifteens (14) and his nobs (1): 21.
+    page.locator("details.count-cards summary").click()
+    for card in ("5H", "5S", "JD", "KC"):
+        page.locator(f'label.pick:has(input[value="{card}"])').click()
+    page.get_by_test_id("show-count").click()
+    expect(board).to_have_attribute("aria-label", "Doris Ek 22 · Ivar Lund 10")
+    history = page.locator(".history-list")
+    expect(history).to_contain_text("Doris Ek handen 21")
+    page.screenshot(path=output_dir / "3-crib.png", full_page=True)
+
+    page.get_by_test_id("crib-4").click()
+    expect(board).to_have_attribute("aria-label", "Doris Ek 26 · Ivar Lund 10")
+    # A new deal: Ivar deals, and the pad asks for the next starter.
+    expect(page.get_by_test_id("card-JH")).to_be_visible()
+    expect(page.get_by_test_id("dealer-line")).to_contain_text("Ivar Lund")
+    assert_fits_the_phone(page)
+    page.screenshot(path=output_dir / "4-next-deal.png", full_page=True)
+
+    game = Game.objects.get(club=club, game_key="cribbage")
+    assert game.snapshot["scores"] == {"s0": 26, "s1": 10}
+    assert game.seq == 6

@@ -1,0 +1,147 @@
+"""Cribbage through the pad's forms: options from the start form, a game to the end with a
+stake, skunks and the league, undo of the winning count, and points a hand cannot have."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from club import ledger
+from club.models import GameResult
+from scoring.models import Game, GameStatus
+from tests.conftest import client_for
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture
+def scorer_client(scorer):
+    return client_for(scorer)
+
+
+def start(client, club, players, **rules):
+    url = reverse("scoring:game-start", args=[club.slug, "cribbage"])
+    data = {"players": [p.pk for p in players], "order": ",".join(str(p.pk) for p in players)}
+    data |= {f"rule_{name}": value for name, value in rules.items()}
+    response = client.post(url, data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    return Game.objects.latest("pk")
+
+
+def record(client, game, type_, **fields):
+    game.refresh_from_db()
+    data = {
+        "type": type_,
+        "expected_seq": game.seq,
+        "idempotency_key": f"{type_}-{game.seq}",
+        **{f"p_{k}": v for k, v in fields.items()},
+    }
+    url = reverse("scoring:game-event", args=[game.club.slug, game.pk])
+    return client.post(url, data, **HTMX)
+
+
+def test_the_start_form_passes_numeric_options_as_numbers(scorer_client, club, scorer, member):
+    game = start(scorer_client, club, [scorer, member], target="61", stake_ore="5")
+    assert game.rules == {"target": 61, "stake_ore": 500}
+    assert game.snapshot["rules"]["target"] == 61
+
+
+def test_a_game_to_61_ends_with_a_skunk_paid_double_and_reaches_the_league(
+    scorer_client, club, scorer, member, django_capture_on_commit_callbacks
+):
+    game = start(scorer_client, club, [scorer, member], target="61", stake_ore="5")
+    # Deal 1, Sune deals: Maja (non-dealer) counts 29 by tapping 5♥ 5♠ 5♣ J♦ with the 5♦.
+    assert record(scorer_client, game, "starter", card="5D").status_code == 200
+    data = {"p_cards[]": ["5H", "5S", "5C", "JD"]}
+    game.refresh_from_db()
+    response = scorer_client.post(
+        reverse("scoring:game-event", args=[club.slug, game.pk]),
+        {"type": "show", "p_player": "s1", "expected_seq": game.seq, "idempotency_key": "h1"}
+        | data,
+        **HTMX,
+    )
+    assert response.status_code == 200
+    assert "femton 2" in response.content.decode()
+    assert record(scorer_client, game, "show", player="s0", points=2).status_code == 200
+    assert record(scorer_client, game, "crib", points=0).status_code == 200
+    # Deal 2, Maja deals: Sune counts 4; Maja pegs 2 and counts 24: 29 + 2 + 24 = 55.
+    record(scorer_client, game, "starter", card="2C")
+    record(scorer_client, game, "peg", player="s1", points=2)
+    record(scorer_client, game, "show", player="s0", points=4)
+    with django_capture_on_commit_callbacks(execute=True):
+        record(scorer_client, game, "show", player="s1", points=24)
+        record(scorer_client, game, "crib", points=6)  # 61: the game ends, Sune has 6 < 31
+    game.refresh_from_db()
+    assert game.status == GameStatus.FINISHED
+    assert game.snapshot["skunk"] == 1
+    # A skunk doubles the stake: Sune pays Maja 10 kr.
+    assert ledger.balance(ledger.member_account(member)) == 1000
+    assert ledger.balance(ledger.member_account(scorer)) == -1000
+    results = {r.member_id: r for r in GameResult.objects.filter(game_ref=game.ref)}
+    assert results[member.pk].placement == 1
+    assert results[member.pk].details["skunks_given"] == 1
+    assert results[scorer.pk].details["skunks_taken"] == 1
+
+
+def test_undoing_the_winning_count_reverses_the_stake(scorer_client, club, scorer, member):
+    game = start(scorer_client, club, [scorer, member], target="61", stake_ore="2")
+    record(scorer_client, game, "starter", card="5D")
+    record(scorer_client, game, "show", player="s1", points=29)
+    record(scorer_client, game, "show", player="s0", points=29)
+    record(scorer_client, game, "crib", points=0)
+    record(scorer_client, game, "starter", card="4D")
+    record(scorer_client, game, "show", player="s0", points=24)  # 53
+    record(scorer_client, game, "show", player="s1", points=24)  # 53
+    record(scorer_client, game, "crib", points=8)  # Maja's crib: 61, Sune 53 is no skunk
+    game.refresh_from_db()
+    assert game.status == GameStatus.FINISHED
+    assert ledger.balance(ledger.member_account(member)) == 200
+    assert record(scorer_client, game, "undo").status_code == 200
+    game.refresh_from_db()
+    assert game.status == GameStatus.OPEN
+    assert game.snapshot["phase"] == "crib"
+    assert ledger.balance(ledger.member_account(member)) == 0
+    assert ledger.balance(ledger.member_account(scorer)) == 0
+
+
+@pytest.mark.parametrize("points", [19, 25, 26, 27, 30])
+def test_points_a_hand_cannot_have_are_refused_and_nothing_is_stored(
+    scorer_client, club, scorer, member, points
+):
+    game = start(scorer_client, club, [scorer, member])
+    record(scorer_client, game, "starter", card="5D")
+    response = record(scorer_client, game, "show", player="s1", points=points)
+    assert response.status_code == 422
+    game.refresh_from_db()
+    assert game.seq == 1
+    assert game.snapshot["scores"] == {"s0": 0, "s1": 0}
+
+
+@pytest.mark.parametrize(
+    "cards",
+    [
+        ["5H", "5H", "5C", "JD"],
+        ["5H", "5S", "5C"],
+        ["5H", "5S", "5C", "5D"],
+        ["5H", "5S", "XX", "JD"],
+    ],
+    ids=["a card twice", "three cards", "the starter in the hand", "no such card"],
+)
+def test_tapped_cards_that_cannot_be_are_refused(scorer_client, club, scorer, member, cards):
+    game = start(scorer_client, club, [scorer, member])
+    record(scorer_client, game, "starter", card="5D")
+    response = scorer_client.post(
+        reverse("scoring:game-event", args=[club.slug, game.pk]),
+        {
+            "type": "show",
+            "p_player": "s1",
+            "expected_seq": 1,
+            "idempotency_key": "bad",
+            "p_cards[]": cards,
+        },
+        **HTMX,
+    )
+    assert response.status_code == 422
+    assert 'role="alert"' in response.content.decode()
+    game.refresh_from_db()
+    assert game.seq == 1
