@@ -2,8 +2,9 @@
 
 Rules options are built from the engine's ``Rules`` dataclass: a bool is a checkbox, an int a
 number, an öre amount (a field named ``*_ore``) a kronor field, a field with a fixed set of
-values (a ``Literal`` or a tuple of choices in ``Rules.CHOICES``) a select. The club's saved
-defaults fill the initial values.
+values (a ``Literal`` or a tuple of choices in ``Rules.CHOICES``) a select; labels come from
+``Rules.LABELS`` ({field: {"sv": …, "en": …}}) where the engine gives them. The club's defaults
+are the options of its last game of the same kind: a club sets its house rules once.
 """
 
 from __future__ import annotations
@@ -31,9 +32,16 @@ def _choices(rules_class, field: dataclasses.Field) -> tuple:
     return typing.get_args(hint) if typing.get_origin(hint) is typing.Literal else ()
 
 
-def _field_for(field: dataclasses.Field, default, choices: tuple) -> forms.Field | None:
+def _label(rules_class, name: str, language: str) -> str:
+    """``Rules.LABELS[name][language]`` when the engine names the option, else its field name."""
+    labels = getattr(rules_class, "LABELS", {}).get(name) or {}
+    if labels:
+        return labels.get(language, labels.get("sv", name))
+    return name.removesuffix("_ore").replace("_", " ").capitalize()
+
+
+def _field_for(field: dataclasses.Field, default, choices: tuple, label: str) -> forms.Field | None:
     """A form field for one option; left empty, the option keeps the rules' default."""
-    label = field.name.replace("_ore", "").replace("_", " ").capitalize()
     common = {"label": label, "required": False}
     if isinstance(default, bool):
         return forms.BooleanField(initial=default, **common)
@@ -56,6 +64,12 @@ def _field_for(field: dataclasses.Field, default, choices: tuple) -> forms.Field
     return None  # tuples and nested options keep their defaults
 
 
+def _shown(form_field: forms.Field, value):
+    if isinstance(form_field, KronorField):
+        return format_ore(value).replace("\u00a0kr", "")
+    return value
+
+
 class StartGameForm(forms.Form):
     players = forms.ModelMultipleChoiceField(
         label=_("Players"),
@@ -75,17 +89,27 @@ class StartGameForm(forms.Form):
         help_text=_("Names of players who are not members, separated by commas."),
     )
 
-    def __init__(self, *args, club=None, rules_class=None, **kwargs):
+    def __init__(
+        self, *args, club=None, rules_class=None, club_rules=None, language="sv", **kwargs
+    ):
         super().__init__(*args, **kwargs)
         self.fields["players"].queryset = Member.objects.for_club(club).active()
         self.rule_fields: list[str] = []
         if rules_class is not None:
             defaults = rules_class()
             for field in dataclasses.fields(rules_class):
+                default = getattr(defaults, field.name)
                 form_field = _field_for(
-                    field, getattr(defaults, field.name), _choices(rules_class, field)
+                    field,
+                    default,
+                    _choices(rules_class, field),
+                    _label(rules_class, field.name, language),
                 )
                 if form_field is not None:
+                    # The club's own choice (the options of its last game of this kind).
+                    chosen = (club_rules or {}).get(field.name)
+                    if chosen is not None and type(chosen) is type(default):
+                        form_field.initial = _shown(form_field, chosen)
                     self.fields[f"rule_{field.name}"] = form_field
                     self.rule_fields.append(field.name)
 

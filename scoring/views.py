@@ -18,6 +18,7 @@ from django.contrib.staticfiles import finders
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template import TemplateDoesNotExist
 from django.template.loader import select_template
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -37,15 +38,20 @@ from scoring.recording import with_names
 @require_GET
 @club_view()
 def play(request: HttpRequest) -> HttpResponse:
-    open_games = (
+    open_games = list(
         Game.objects.for_club(request.club)
         .filter(status=GameStatus.OPEN)
         .prefetch_related("seats__member")
     )
+    for game in open_games:
+        game.display_name = registry.display_name(game.game_key, _lang())
     return render(
         request,
         "scoring/play.html",
-        {"games": registry.all_games(), "open_games": open_games, "lang": _lang()},
+        {
+            "games": [(info, info.name(_lang())) for info in registry.all_games()],
+            "open_games": open_games,
+        },
     )
 
 
@@ -76,7 +82,21 @@ def game_start(request: HttpRequest, game_key: str) -> HttpResponse:
         info = registry.get(game_key)
     except KeyError:
         raise Http404 from None
-    form = StartGameForm(request.POST or None, club=request.club, rules_class=info.module.Rules)
+    last = (
+        Game.objects.for_club(request.club)
+        .filter(game_key=game_key)
+        .exclude(status=GameStatus.VOIDED)
+        .order_by("-started_at")
+        .values_list("rules", flat=True)
+        .first()
+    )
+    form = StartGameForm(
+        request.POST or None,
+        club=request.club,
+        rules_class=info.module.Rules,
+        club_rules=last,
+        language=_lang(),
+    )
     if request.method == "POST" and form.is_valid():
         seated = form.cleaned_data["seated"]
         draw = form.cleaned_data["draw_dealer"]
@@ -277,9 +297,12 @@ def game_help(request: HttpRequest, game_key: str) -> HttpResponse:
     if game_key not in registry.GAME_MODULES:
         raise Http404
     language = _lang()
-    template = select_template(
-        [f"scoring/help/{game_key}.{language}.html", f"scoring/help/{game_key}.sv.html"]
-    )
+    try:
+        template = select_template(
+            [f"scoring/help/{game_key}.{language}.html", f"scoring/help/{game_key}.sv.html"]
+        )
+    except TemplateDoesNotExist:
+        raise Http404 from None
     try:
         info = registry.get(game_key)
     except KeyError:
