@@ -145,3 +145,13 @@ def test_tapped_cards_that_cannot_be_are_refused(scorer_client, club, scorer, me
     assert 'role="alert"' in response.content.decode()
     game.refresh_from_db()
     assert game.seq == 1
+
+
+def test_the_start_form_offers_the_clubs_last_options(scorer_client, club, scorer, member):
+    url = reverse("scoring:game-start", args=[club.slug, "cribbage"])
+    first = scorer_client.get(url)
+    assert first.context["form"]["rule_target"].initial == 121
+    start(scorer_client, club, [scorer, member], target="61", stake_ore="2,50")
+    again = scorer_client.get(url)
+    assert again.context["form"]["rule_target"].initial == 61
+    assert again.context["form"]["rule_stake_ore"].initial == "2,50"
