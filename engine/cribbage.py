@@ -471,6 +471,10 @@ class Rules:
     stake_ore: int = 0  # money per game from each loser; doubled for a skunk, tripled double
 
     CHOICES = {"target": (121, 61)}
+    LABELS = {
+        "target": {"sv": "Spela till", "en": "Play to"},
+        "stake_ore": {"sv": "Insats per parti", "en": "Stake per game"},
+    }
 
 
 @dataclass(frozen=True)
