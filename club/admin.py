@@ -9,6 +9,7 @@ from club.models import (
     Club,
     DuesPlan,
     Entry,
+    ExportJob,
     GameResult,
     HeadToHead,
     Member,
@@ -157,3 +158,11 @@ class RatingPointAdmin(ReadOnlyAdmin):
 class HeadToHeadAdmin(ReadOnlyAdmin):
     list_display = ["season", "game_key", "member", "opponent", "wins", "losses", "draws"]
     list_select_related = ["season", "member", "opponent"]
+
+
+@admin.register(ExportJob)
+class ExportJobAdmin(ReadOnlyAdmin):
+    list_display = ["title", "club", "status", "done", "total", "created_at", "finished_at"]
+    list_filter = ["club", "status"]
+    list_select_related = ["club"]
+    exclude = ["content"]

@@ -10,8 +10,8 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from club.models import Member, Role, User
-from club.money import KronorField
+from club.models import DuesPlan, Member, Role, Season, User
+from club.money import KronorField, format_ore
 from club.payments import NEEDS_MEMBER, PaymentKind
 
 
@@ -119,3 +119,71 @@ class ClosePeriodForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=100)
     start = forms.DateField(label=_("From"), widget=forms.DateInput(attrs={"type": "date"}))
     end = forms.DateField(label=_("To"), widget=forms.DateInput(attrs={"type": "date"}))
+
+
+class SettleOneForm(forms.Form):
+    """Settle one member: all of the balance, or a chosen part of it (GET form)."""
+
+    member = forms.ChoiceField(label=_("Member"))
+    amount = KronorField(
+        label=_("Amount"),
+        required=False,
+        help_text=_("Leave empty to settle the whole balance."),
+    )
+
+    def __init__(self, *args, accounts=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.balances = {a.key: a.balance_ore for a in accounts}
+        self.fields["member"].choices = [
+            (a.key, f"{a.name}: {format_ore(a.balance_ore)}") for a in accounts
+        ]
+
+    def clean(self):
+        data = super().clean()
+        key, amount = data.get("member"), data.get("amount")
+        if key and amount and amount > abs(self.balances.get(key, 0)):
+            self.add_error(
+                "amount",
+                ValidationError(
+                    _("That is more than the balance of %(balance)s.")
+                    % {"balance": format_ore(abs(self.balances[key]))},
+                    code="more_than_balance",
+                ),
+            )
+        return data
+
+
+class DuesPlanForm(forms.Form):
+    fee = KronorField(label=_("Membership fee"))
+    interval = forms.ChoiceField(
+        label=_("Charged"), choices=DuesPlan.Interval.choices, widget=forms.RadioSelect
+    )
+    active = forms.BooleanField(
+        label=_("Charge automatically"),
+        required=False,
+        help_text=_("Every night the fee is charged to active members not yet charged."),
+    )
+
+
+class StatementForm(forms.Form):
+    season = forms.ModelChoiceField(label=_("Season"), queryset=Season.objects.none())
+    member = forms.ModelChoiceField(
+        label=_("Member"),
+        queryset=Member.objects.none(),
+        required=False,
+        empty_label=_("All members"),
+    )
+
+    def __init__(self, *args, club=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["season"].queryset = Season.objects.filter(club=club)
+        self.fields["member"].queryset = Member.objects.for_club(club)
+
+
+class BalanceDateForm(forms.Form):
+    at = forms.DateField(
+        label=_("At the end of"),
+        required=False,
+        help_text=_("Leave empty for the balances now."),
+        widget=forms.DateInput(attrs={"type": "date"}),
+    )

@@ -469,6 +469,65 @@ class DuesPlan(models.Model):
         return f"{self.club}: {self.fee_ore} öre {self.interval}"
 
 
+class ExportJob(models.Model):
+    """A document built in the background (a season's member statements), with its progress.
+
+    The Celery task writes ``done``/``total`` as it goes, each in its own short transaction, so
+    the page polling the job sees it move; ``content`` holds the finished printable HTML.
+    Running the task twice rebuilds the same document.
+    """
+
+    class Kind(models.TextChoices):
+        SEASON_STATEMENT = "season_statement", _("season statement")
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("waiting")
+        RUNNING = "running", _("running")
+        DONE = "done", _("done")
+        FAILED = "failed", _("failed")
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="export_jobs")
+    kind = models.CharField(_("kind"), max_length=30, choices=Kind.choices)
+    params = models.JSONField(default=dict, blank=True)
+    title = models.CharField(_("title"), max_length=200)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.PENDING
+    )
+    done = models.PositiveIntegerField(default=0)
+    total = models.PositiveIntegerField(default=0)
+    content = models.TextField(blank=True)
+    error = models.CharField(max_length=300, blank=True)
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("export")
+        verbose_name_plural = _("exports")
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(done__lte=models.F("total")), name="club_exportjob_done_le_total"
+            ),
+        ]
+        indexes = [models.Index(fields=["club", "created_at"], name="club_export_club_created")]
+
+    def __str__(self) -> str:
+        return self.title
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status in (self.Status.DONE, self.Status.FAILED)
+
+    @property
+    def percent(self) -> int:
+        if self.status == self.Status.DONE:
+            return 100
+        return (100 * self.done) // self.total if self.total else 0
+
+
 # --- Results that feed the league --------------------------------------------------------
 
 

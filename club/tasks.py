@@ -1,14 +1,37 @@
-"""Celery tasks of the club app: thin wrappers around service functions."""
+"""Celery tasks of the club app: thin wrappers around service functions.
+
+Arguments are ids (JSON only); every task is safe to run twice: dues are keyed per member and
+period in the ledger, an export rebuilds its document.
+"""
 
 from __future__ import annotations
 
 from celery import shared_task
+
+from club import dues, exports
+from club.models import Club
 
 
 @shared_task
 def ping(number: int) -> dict:
     """Proves a worker round trip: the answer depends on the argument."""
     return {"pong": number * 2}
+
+
+@shared_task
+def charge_all_dues_task() -> dict[str, int]:
+    """Daily (CELERY_BEAT_SCHEDULE): charge what is due for the current period, every club."""
+    return {str(club_id): n for club_id, n in dues.charge_all_dues().items()}
+
+
+@shared_task
+def charge_dues_task(club_id: int) -> int:
+    return len(dues.charge_dues(Club.objects.get(pk=club_id)).charged)
+
+
+@shared_task
+def build_statement_task(job_id: int) -> str:
+    return exports.build_season_statement(job_id).status
 
 
 # The league's tasks live beside its service functions; importing them here registers them

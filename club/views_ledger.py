@@ -6,19 +6,31 @@ entries), formatted only by the ``money`` filter.
 
 from __future__ import annotations
 
+import uuid
+
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.db.models import Prefetch
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from club import ledger, payments
+from club import dues, ledger, payments, settle
 from club.access import club_view
-from club.forms import ClosePeriodForm, DateRangeForm, PaymentForm, ReverseForm, TransferForm
-from club.models import Account, AccountKind, Entry, Period, Role, Transaction
+from club.forms import (
+    ClosePeriodForm,
+    DateRangeForm,
+    DuesPlanForm,
+    PaymentForm,
+    ReverseForm,
+    SettleOneForm,
+    TransferForm,
+)
+from club.models import Account, AccountKind, DuesPlan, Entry, Period, Role, Transaction
+from club.money import format_ore
 
 
 def _accounts(club) -> list[Account]:
@@ -186,46 +198,52 @@ def my_statement(request: HttpRequest) -> HttpResponse:
 
 
 def _settle_context(request: HttpRequest) -> dict:
-    from club import settle  # noqa: PLC0415 - pure maths module, needed on this page only
-
+    """The plan for the chosen mode: fewest payments among members, everyone via the club's
+    box, or one member (fully, or a chosen amount of their balance)."""
     accounts = [a for a in _accounts(request.club) if a.kind == AccountKind.MEMBER]
     balances = {a.key: a.balance_ore for a in accounts if a.balance_ore}
     names = {a.key: a.name for a in accounts} | {"cash": _("the club")}
     numbers = {a.key: a.member.swish_number for a in accounts} | {"cash": request.club.swish_number}
-    mode = request.GET.get("mode", "all")
-    member_key = request.GET.get("member", "")
+    # Money in pots and the box is not the members': whatever does not net to zero among
+    # members is settled with the club.
     total = sum(balances.values())
+    with_club = {**balances, "cash": -total} if total else dict(balances)
+    debtors = sorted((a for a in accounts if a.balance_ore), key=lambda a: a.name)
+    mode = request.GET.get("mode", "all")
+    one_form = SettleOneForm(request.GET if mode == "one" else None, accounts=debtors, prefix="one")
+    plan: list = []
     try:
         if mode == "treasury":
             plan = settle.settle_against(balances, party="cash")
-        elif mode == "one" and member_key in balances:
-            plan = settle.settle_one(
-                {**balances, "cash": -total} if total else balances, member_key
-            )
+        elif mode == "one":
+            if one_form.is_valid():
+                plan = settle.settle_one(
+                    with_club, one_form.cleaned_data["member"], one_form.cleaned_data["amount"]
+                )
         else:
             mode = "all"
-            # Money in pots and the box is not the members': whatever does not net to zero
-            # among members is settled with the club.
-            plan = settle.plan_settlement({**balances, "cash": -total} if total else balances)
+            plan = settle.plan_settlement(with_club)
     except settle.SettlementError as error:
-        plan = []
         messages.error(request, str(error))
-    language = get_language() or "sv"
+    language = (get_language() or "sv")[:2]
+    message = _("%(club)s: settle-up") % {"club": request.club.name}
     rows = []
+    # Read aloud payer by payer: "Bertil pays Doris…, Bertil pays Einar…, Cecilia pays…".
+    plan.sort(key=lambda p: (names.get(p.payer, p.payer), names.get(p.payee, p.payee)))
     for payment in plan:
         number = numbers.get(payment.payee, "")
         url = svg = ""
         if number:
             try:
-                message = _("%(club)s: settle-up") % {"club": request.club.name}
                 url = settle.swish_payment_url(number, payment.amount_ore, message)
-                svg = settle.swish_qr_svg(url)
             except settle.SettlementError:
-                url = svg = ""
+                url = ""
+            else:
+                svg = settle.swish_qr_svg(url)
         rows.append(
             {
                 "payment": payment,
-                "text": settle.describe(payment, names, lang=language[:2]),
+                "text": settle.describe(payment, names, lang=language),
                 "swish_url": url,
                 "qr_svg": svg,
                 "payee_has_swish": bool(number),
@@ -234,8 +252,10 @@ def _settle_context(request: HttpRequest) -> dict:
     return {
         "rows": rows,
         "mode": mode,
-        "member_key": member_key,
-        "debtors": sorted((a for a in accounts if a.balance_ore), key=lambda a: a.name),
+        "one_form": one_form,
+        "debtors": debtors,
+        # One key per rendering: a double tap on "paid" records once, a later page a new one.
+        "render_key": uuid.uuid4().hex,
     }
 
 
@@ -248,18 +268,19 @@ def settle_up(request: HttpRequest) -> HttpResponse:
 @require_POST
 @club_view(role=Role.TREASURER)
 def settle_confirm(request: HttpRequest) -> HttpResponse:
-    try:
-        amount = int(request.POST.get("amount_ore", ""))
-    except ValueError:
-        raise Http404 from None
     payer, payee = request.POST.get("payer", ""), request.POST.get("payee", "")
+    amount = request.POST.get("amount_ore", "")
+    if not (amount.isascii() and amount.isdigit()) or int(amount) <= 0:
+        return HttpResponseBadRequest(_("The amount must be a positive number of öre."))
+    if not all(key == "cash" or key.startswith("member:") for key in (payer, payee)):
+        return HttpResponseBadRequest(_("Settle-up moves money between members and the club."))
     submission = request.POST.get("submission", "")
     try:
         payments.record_settlement(
             request.club,
             payer,
             payee,
-            amount,
+            int(amount),
             request.user,
             key=f"settle:{submission}" if submission else None,
         )
@@ -267,7 +288,57 @@ def settle_confirm(request: HttpRequest) -> HttpResponse:
         messages.error(request, " ".join(error.messages))
     else:
         messages.success(request, _("The payment was recorded."))
-    return redirect(f"{request.path.rsplit('confirm/', 1)[0]}?{request.GET.urlencode()}")
+    target = reverse("club:ledger-settle", args=[request.club.slug])
+    # Back to the same plan, recomputed; a part payment is not proposed again.
+    params = request.GET.copy()
+    params.pop("one-amount", None)
+    query = params.urlencode()
+    return redirect(f"{target}?{query}" if query else target)
+
+
+# --- dues ------------------------------------------------------------------------------------
+
+
+def _dues_page(request: HttpRequest, form: DuesPlanForm, status: int = 200) -> HttpResponse:
+    context = {"form": form, "status": dues.period_status(request.club)}
+    return render(request, "club/dues.html", context, status=status)
+
+
+@require_http_methods(["GET", "POST"])
+@club_view(role=Role.TREASURER)
+def dues_plan(request: HttpRequest) -> HttpResponse:
+    plan = DuesPlan.objects.filter(club=request.club).first()
+    initial = (
+        {"fee": format_ore(plan.fee_ore), "interval": plan.interval, "active": plan.active}
+        if plan
+        else {"interval": DuesPlan.Interval.YEARLY, "active": True}
+    )
+    form = DuesPlanForm(request.POST or None, initial=initial)
+    if request.method == "POST":
+        if not form.is_valid():
+            return _dues_page(request, form, status=422)
+        data = form.cleaned_data
+        dues.save_plan(request.club, data["fee"], data["interval"], data["active"])
+        messages.success(request, _("The membership fee is saved."))
+        return redirect("club:ledger-dues", club_slug=request.club.slug)
+    return _dues_page(request, form)
+
+
+@require_POST
+@club_view(role=Role.TREASURER)
+def dues_charge(request: HttpRequest) -> HttpResponse:
+    if not DuesPlan.objects.filter(club=request.club, active=True).exists():
+        messages.error(request, _("Set an active membership fee first."))
+        return redirect("club:ledger-dues", club_slug=request.club.slug)
+    run = dues.charge_dues(request.club, by=request.user)
+    messages.success(
+        request,
+        _("%(period)s: %(charged)s charged now, %(already)s already charged.")
+        % {"period": run.period.label, "charged": len(run.charged), "already": run.already},
+    )
+    for member, reason in run.refused:
+        messages.error(request, f"{member.name}: {reason}")
+    return redirect("club:ledger-dues", club_slug=request.club.slug)
 
 
 # --- closing periods -----------------------------------------------------------------------

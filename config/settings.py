@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import dj_database_url
+from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
@@ -155,6 +156,14 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Celery beat (production runs one): dues for the current period, daily in the small hours.
+# Charging is keyed per member and period, so a day missed is made up and a rerun is harmless.
+CELERY_BEAT_SCHEDULE = {
+    "charge-dues": {
+        "task": "club.tasks.charge_all_dues_task",
+        "schedule": crontab(hour=4, minute=10),
+    },
+}
 
 LOGGING = {
     "version": 1,

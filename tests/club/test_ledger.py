@@ -6,6 +6,7 @@ from datetime import date, timedelta
 import pytest
 import time_machine
 from django.db import connection
+from django.urls import reverse
 from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -13,6 +14,7 @@ from hypothesis import strategies as st
 from club import ledger
 from club.ledger import LedgerError
 from club.models import Account, AccountKind, Entry, Source, Transaction
+from tests.conftest import client_for
 from tests.factories import make_club, make_member
 
 
@@ -314,3 +316,32 @@ def test_sixteen_threads_posting_at_once_lose_nothing():
     assert ledger.verify_audit(club) == []
     # Each member paid 1+…+50 and received the same from the previous one.
     assert set(Account.objects.filter(club=club).values_list("balance_ore", flat=True)) == {0}
+
+
+# --- permissions across clubs ---------------------------------------------------------------
+
+
+def test_a_treasurer_of_another_club_can_neither_post_nor_reverse_here(club, books, other_club):
+    tx = ledger.post(
+        club, ledger.legs_for_transfer(books["cash"], books["anna"], 500), "In", "manual", None
+    )
+    stranger = client_for(make_member(other_club, "Främling", roles=["treasurer"]))
+    anna = books["anna"].member_id
+    here = [
+        ("ledger-payment", [], {"kind": "cash_in", "member": anna, "amount": "10"}),
+        ("ledger-transfer", [], {"payer": anna, "payee": anna, "amount": "1"}),
+        ("ledger-reverse", [tx.pk], {"reason": "fel"}),
+    ]
+    for name, args, data in here:
+        response = stranger.post(club_url(club, name, *args), data)
+        assert response.status_code == 404, name
+    # Our ids under their own club's address reveal nothing either.
+    assert stranger.get(club_url(other_club, "ledger-transaction", tx.pk)).status_code == 404
+    response = stranger.post(club_url(other_club, "ledger-reverse", tx.pk), {"reason": "fel"})
+    assert response.status_code == 404
+    assert Transaction.objects.filter(club=club).count() == 1
+    assert ledger.balance(books["anna"]) == 500
+
+
+def club_url(club, name, *args):
+    return reverse(f"club:{name}", args=[club.slug, *args])

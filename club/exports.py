@@ -1,0 +1,273 @@
+"""What leaves the books: CSV files for a spreadsheet, printable season statements.
+
+CSV
+    Transactions (one line per entry, so a spreadsheet can sum by account) and balances (one
+    line per account). The language is the one the page was shown in: Swedish files use ";"
+    between fields and a decimal comma (what Swedish Excel and LibreOffice expect), English
+    ones "," and a decimal point. Column names and the few fixed words are written here per
+    language rather than through gettext: a file format must not change its header because a
+    translation was edited, and a spreadsheet that reads "Belopp (kr)" keeps working. Files
+    start with a UTF-8 byte order mark, without which Excel mangles å, ä and ö. Amounts are
+    decimal kronor (``-12,50``); balances as people read them (cash in the box positive).
+    Rows are produced lazily so the view can stream a club's whole history.
+
+Season statements
+    ``build_season_statement(job)`` renders, for every member (or one), the season's
+    statement of their account — opening balance, every entry with its running balance,
+    closing balance, totals by source — as one printable HTML document (one member per printed
+    page; "print → save as PDF" makes the PDF). It runs in a Celery task and writes its
+    progress to the ``ExportJob`` row after each member; the job page polls that.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import logging
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from datetime import date as Date
+
+from django.db.models import Q
+from django.template.loader import render_to_string
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+
+from club import ledger
+from club.models import (
+    DEBIT_NORMAL_KINDS,
+    Account,
+    AccountKind,
+    Club,
+    Entry,
+    ExportJob,
+    Member,
+    Season,
+    User,
+)
+from club.money import ore_to_decimal_text
+
+log = logging.getLogger(__name__)
+
+LANGUAGES = ("sv", "en")
+DELIMITERS = {"sv": ";", "en": ","}
+BOM = "\ufeff"
+
+TRANSACTION_HEADERS = {
+    "sv": ["Datum", "Verifikation", "Text", "Källa", "Konto", "Kontotyp", "Belopp (kr)", "Rättar"],
+    "en": [
+        "Date",
+        "Transaction",
+        "Memo",
+        "Source",
+        "Account",
+        "Account type",
+        "Amount (SEK)",
+        "Corrects",
+    ],
+}
+BALANCE_HEADERS = {
+    "sv": ["Konto", "Kontotyp", "Saldo (kr)", "Stängt"],
+    "en": ["Account", "Account type", "Balance (SEK)", "Closed"],
+}
+SOURCE_WORDS = {
+    "sv": {"manual": "manuell", "game": "spel", "dues": "avgift", "settlement": "avräkning"},
+    "en": {"manual": "manual", "game": "game", "dues": "dues", "settlement": "settlement"},
+}
+KIND_WORDS = {
+    "sv": {
+        "member": "medlem",
+        "pot": "pott",
+        "bet": "bet",
+        "treasury": "klubbkassa",
+        "dues_income": "avgiftsintäkter",
+        "expenses": "utgifter",
+        "cash": "kontanter",
+    },
+    "en": {
+        "member": "member",
+        "pot": "pot",
+        "bet": "bet",
+        "treasury": "treasury",
+        "dues_income": "dues income",
+        "expenses": "expenses",
+        "cash": "cash",
+    },
+}
+YES = {"sv": "ja", "en": "yes"}
+
+
+def csv_language(language: str | None) -> str:
+    language = (language or "sv")[:2]
+    return language if language in LANGUAGES else "sv"
+
+
+def csv_lines(header: list[str], rows: Iterable[list[str]], language: str) -> Iterator[str]:
+    """The file as text chunks: BOM and header first, then one chunk per row."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, delimiter=DELIMITERS[language], lineterminator="\r\n")
+
+    def flush() -> str:
+        text = buffer.getvalue()
+        buffer.seek(0)
+        buffer.truncate()
+        return text
+
+    writer.writerow(header)
+    yield BOM + flush()
+    for row in rows:
+        writer.writerow(row)
+        yield flush()
+
+
+def transaction_rows(
+    club: Club, language: str, start: Date | None = None, end: Date | None = None
+) -> Iterator[list[str]]:
+    entries = Entry.objects.filter(transaction__club=club)
+    if start is not None:
+        entries = entries.filter(date__gte=start)
+    if end is not None:
+        entries = entries.filter(date__lte=end)
+    entries = entries.select_related("transaction", "account").order_by(
+        "date", "transaction_id", "id"
+    )
+    sources, kinds = SOURCE_WORDS[language], KIND_WORDS[language]
+    for entry in entries.iterator(chunk_size=2000):
+        tx = entry.transaction
+        yield [
+            entry.date.isoformat(),
+            str(tx.pk),
+            tx.memo,
+            sources.get(tx.source, tx.source),
+            entry.account.name,
+            kinds.get(entry.account.kind, entry.account.kind),
+            ore_to_decimal_text(entry.amount_ore, language),
+            str(tx.reverses_id or ""),
+        ]
+
+
+def transactions_csv(
+    club: Club, language: str, start: Date | None = None, end: Date | None = None
+) -> Iterator[str]:
+    language = csv_language(language)
+    return csv_lines(
+        TRANSACTION_HEADERS[language], transaction_rows(club, language, start, end), language
+    )
+
+
+def balance_rows(club: Club, language: str, at: Date | None = None) -> Iterator[list[str]]:
+    accounts = Account.objects.for_club(club).order_by("kind", "name")
+    at_date = ledger.balances_at(club, at) if at is not None else None
+    kinds = KIND_WORDS[language]
+    for account in accounts:
+        amount = account.balance_ore if at_date is None else at_date.get(account.pk, 0)
+        if account.kind in DEBIT_NORMAL_KINDS:
+            amount = -amount
+        yield [
+            account.name,
+            kinds.get(account.kind, account.kind),
+            ore_to_decimal_text(amount, language),
+            YES[language] if account.closed_at else "",
+        ]
+
+
+def balances_csv(club: Club, language: str, at: Date | None = None) -> Iterator[str]:
+    language = csv_language(language)
+    return csv_lines(BALANCE_HEADERS[language], balance_rows(club, language, at), language)
+
+
+# --- season statements -----------------------------------------------------------------------
+
+
+def start_season_statement(
+    club: Club, season: Season, member: Member | None, by: User | None, language: str
+) -> ExportJob:
+    """Create the job; the caller enqueues ``club.tasks.build_statement_task`` on commit."""
+    with translation.override(language):
+        title = (
+            _("Statement %(season)s: %(member)s") % {"season": season.name, "member": member.name}
+            if member
+            else _("Statements %(season)s: all members") % {"season": season.name}
+        )
+    return ExportJob.objects.create(
+        club=club,
+        kind=ExportJob.Kind.SEASON_STATEMENT,
+        params={
+            "season": season.pk,
+            "member": member.pk if member else None,
+            "language": csv_language(language),
+        },
+        title=title,
+        requested_by=by,
+    )
+
+
+def statement_members(club: Club, season: Season, member_id: int | None) -> list[Member]:
+    members = Member.objects.for_club(club)
+    if member_id:
+        return list(members.filter(pk=member_id))
+    # Everyone active, and anyone gone who still had money moving by the season's end.
+    moved = Entry.objects.filter(date__lte=season.end, account__kind=AccountKind.MEMBER)
+    return list(
+        members.filter(Q(active=True) | Q(accounts__in=moved.values("account_id")))
+        .distinct()
+        .order_by("name")
+    )
+
+
+@dataclass(frozen=True)
+class MemberStatement:
+    member: Member
+    statement: ledger.Statement
+    by_source: list[tuple[str, int]]
+
+
+def _by_source(stmt: ledger.Statement, language: str) -> list[tuple[str, int]]:
+    totals: dict[str, int] = {}
+    for row in stmt.rows:
+        source = row.entry.transaction.source
+        totals[source] = totals.get(source, 0) + row.amount_ore
+    words = SOURCE_WORDS[language]
+    return [(words.get(s, s), amount) for s, amount in sorted(totals.items())]
+
+
+def build_season_statement(job_id: int) -> ExportJob:
+    """Render the job's document, recording progress after each member. Safe to run twice."""
+    job = ExportJob.objects.select_related("club").get(pk=job_id)
+    params = job.params
+    language = csv_language(params.get("language"))
+    try:
+        season = Season.objects.get(pk=params["season"], club=job.club)
+        members = statement_members(job.club, season, params.get("member"))
+        ExportJob.objects.filter(pk=job.pk).update(
+            status=ExportJob.Status.RUNNING, done=0, total=len(members), error=""
+        )
+        statements = []
+        for index, member in enumerate(members, start=1):
+            stmt = ledger.statement(ledger.member_account(member), season.start, season.end)
+            statements.append(MemberStatement(member, stmt, _by_source(stmt, language)))
+            ExportJob.objects.filter(pk=job.pk).update(done=index)
+        with translation.override(language):
+            content = render_to_string(
+                "club/export_statement_document.html",
+                {
+                    "club": job.club,
+                    "season": season,
+                    "statements": statements,
+                    "title": job.title,
+                    "made_at": timezone.now(),
+                    "language": language,
+                },
+            )
+    except Exception as error:
+        # The page must show that it failed, with or without a worker; the log has the rest.
+        log.exception("export %s failed", job.pk)
+        ExportJob.objects.filter(pk=job.pk).update(
+            status=ExportJob.Status.FAILED, error=str(error)[:300], finished_at=timezone.now()
+        )
+    else:
+        ExportJob.objects.filter(pk=job.pk).update(
+            status=ExportJob.Status.DONE, content=content, finished_at=timezone.now()
+        )
+    job.refresh_from_db()
+    return job

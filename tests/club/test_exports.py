@@ -1,0 +1,288 @@
+"""Exports: CSV files in the UI's language, season statements built by a task with progress."""
+
+from __future__ import annotations
+
+import csv
+import io
+from datetime import date
+
+import pytest
+import time_machine
+from django.conf import settings
+from django.urls import reverse
+
+from club import exports, ledger
+from club.models import AccountKind, ExportJob, Season, Source
+from club.tasks import build_statement_task
+from tests.conftest import client_for
+from tests.factories import make_member
+
+
+def export_url(club, name, *args):
+    return reverse(f"club:{name}", args=[club.slug, *args])
+
+
+def in_language(client, language):
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    return client
+
+
+def read_csv(response) -> tuple[str, list[list[str]]]:
+    text = b"".join(response.streaming_content).decode("utf-8")
+    assert text.startswith("\ufeff")
+    delimiter = ";" if text.splitlines()[0].count(";") else ","
+    return delimiter, list(csv.reader(io.StringIO(text[1:]), delimiter=delimiter))
+
+
+@pytest.fixture
+def books(club):
+    anna = ledger.member_account(make_member(club, "Anna Ek", login=False))
+    bo = ledger.member_account(make_member(club, "Bo Al", login=False))
+    pot = ledger.pot_account(club, "pot:kille", "Killepotten")
+    cash = ledger.system_account(club, AccountKind.CASH)
+    with time_machine.travel("2026-03-05 20:00 +0100"):
+        ledger.post(club, ledger.legs_for_transfer(cash, anna, 15050), "In", Source.MANUAL, None)
+        game = ledger.post(
+            club, [(anna, -1250), (bo, -1250), (pot, 2500)], "Kille; insats", Source.GAME, None
+        )
+    with time_machine.travel("2026-04-01 20:00 +0200"):
+        ledger.reverse(game, "Fel spel", None)
+    return {"anna": anna, "bo": bo, "pot": pot, "cash": cash, "game": game}
+
+
+def test_the_transactions_csv_in_swedish(treasurer_client, club, books):
+    response = in_language(treasurer_client, "sv").get(export_url(club, "export-transactions"))
+    assert response.status_code == 200
+    assert response["Content-Type"] == "text/csv; charset=utf-8"
+    assert 'filename="transaktioner-' in response["Content-Disposition"]
+    delimiter, rows = read_csv(response)
+    assert delimiter == ";"
+    assert rows[0] == [
+        "Datum",
+        "Verifikation",
+        "Text",
+        "Källa",
+        "Konto",
+        "Kontotyp",
+        "Belopp (kr)",
+        "Rättar",
+    ]
+    game = [r for r in rows[1:] if r[1] == str(books["game"].pk)]
+    assert game == [
+        [
+            "2026-03-05",
+            str(books["game"].pk),
+            "Kille; insats",
+            "spel",
+            "Anna Ek",
+            "medlem",
+            "-12,50",
+            "",
+        ],
+        [
+            "2026-03-05",
+            str(books["game"].pk),
+            "Kille; insats",
+            "spel",
+            "Bo Al",
+            "medlem",
+            "-12,50",
+            "",
+        ],
+        [
+            "2026-03-05",
+            str(books["game"].pk),
+            "Kille; insats",
+            "spel",
+            "Killepotten",
+            "pott",
+            "25,00",
+            "",
+        ],
+    ]
+    reversal = [r for r in rows[1:] if r[7] == str(books["game"].pk)]
+    assert [r[6] for r in reversal] == ["12,50", "12,50", "-25,00"]
+    assert len(rows) == 1 + 2 + 3 + 3
+
+
+def test_the_transactions_csv_in_english_and_by_date(treasurer_client, club, books):
+    response = in_language(treasurer_client, "en").get(
+        export_url(club, "export-transactions"), {"tx-start": "2026-03-01", "tx-end": "2026-03-31"}
+    )
+    assert 'filename="transactions-' in response["Content-Disposition"]
+    delimiter, rows = read_csv(response)
+    assert delimiter == ","
+    assert rows[0] == [
+        "Date",
+        "Transaction",
+        "Memo",
+        "Source",
+        "Account",
+        "Account type",
+        "Amount (SEK)",
+        "Corrects",
+    ]
+    assert [(r[3], r[4], r[6]) for r in rows[1:]] == [
+        ("manual", "Kontanter", "-150.50"),
+        ("manual", "Anna Ek", "150.50"),
+        ("game", "Anna Ek", "-12.50"),
+        ("game", "Bo Al", "-12.50"),
+        ("game", "Killepotten", "25.00"),
+    ]
+
+
+def test_a_reversed_date_range_is_a_form_error(treasurer_client, club, books):
+    response = treasurer_client.get(
+        export_url(club, "export-transactions"), {"tx-start": "2026-04-01", "tx-end": "2026-03-01"}
+    )
+    assert response.status_code == 422
+    assert response.context["range_form"].errors
+
+
+def test_the_balances_csv_in_both_languages_now_and_at_a_date(treasurer_client, club, books):
+    _, rows = read_csv(in_language(treasurer_client, "sv").get(export_url(club, "export-balances")))
+    assert rows[0] == ["Konto", "Kontotyp", "Saldo (kr)", "Stängt"]
+    lines = {r[0]: r[1:] for r in rows[1:]}
+    assert lines["Anna Ek"] == ["medlem", "150,50", ""]
+    assert lines["Kontanter"] == ["kontanter", "150,50", ""]  # cash in the box reads positive
+    assert lines["Killepotten"] == ["pott", "0,00", ""]
+    client = in_language(treasurer_client, "en")
+    _, rows = read_csv(client.get(export_url(club, "export-balances"), {"bal-at": "2026-03-31"}))
+    assert rows[0] == ["Account", "Account type", "Balance (SEK)", "Closed"]
+    lines = {r[0]: r[1:] for r in rows[1:]}
+    assert lines["Anna Ek"] == ["member", "138.00", ""]
+    assert lines["Killepotten"] == ["pot", "25.00", ""]
+
+
+def test_the_csv_streams_without_a_query_per_row(
+    treasurer_client, club, books, django_assert_max_num_queries
+):
+    response = treasurer_client.get(export_url(club, "export-transactions"))
+    with django_assert_max_num_queries(2):
+        b"".join(response.streaming_content)
+
+
+# --- season statements ---------------------------------------------------------------------
+
+
+@pytest.fixture
+def season(club):
+    return Season.objects.create(
+        club=club, name="Vår 2026", start=date(2026, 1, 1), end=date(2026, 6, 30)
+    )
+
+
+def test_the_statement_task_builds_the_document_and_reports_progress(
+    treasurer_client, club, books, season, monkeypatch, django_capture_on_commit_callbacks
+):
+    seen: list[tuple[str, int, int]] = []
+    statement = ledger.statement
+
+    def watching(account, start, end):
+        job = ExportJob.objects.get()
+        seen.append((job.status, job.done, job.total))
+        return statement(account, start, end)
+
+    monkeypatch.setattr(exports.ledger, "statement", watching)
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        response = treasurer_client.post(
+            export_url(club, "export-statement"), {"season": season.pk}
+        )
+    assert len(callbacks) == 1
+    job = ExportJob.objects.get()
+    assert response["Location"] == export_url(club, "export-job", job.pk)
+    # Anna, Bo and the treasurer; progress stored before each member's statement is read.
+    assert seen == [("running", 0, 3), ("running", 1, 3), ("running", 2, 3)]
+    assert (job.status, job.done, job.total) == ("done", 3, 3)
+    document = treasurer_client.get(export_url(club, "export-document", job.pk))
+    assert document["Content-Type"] == "text/html; charset=utf-8"
+    assert "unsafe-inline" in document["Content-Security-Policy"]
+    html = document.content.decode()
+    assert html.count('class="member"') == 3
+    assert "Anna Ek" in html
+    assert "Vår 2026" in html
+    assert "138,00\u00a0kr" in html  # Anna after the game, before the reversal…
+    assert "150,50\u00a0kr" in html  # …and at the end of the season
+    download = treasurer_client.get(export_url(club, "export-document", job.pk), {"download": "1"})
+    assert download["Content-Disposition"].startswith("attachment;")
+
+
+def test_one_members_statement_in_english(treasurer_client, club, books, season):
+    response = in_language(treasurer_client, "en").post(
+        export_url(club, "export-statement"), {"season": season.pk, "member": books["bo"].member_id}
+    )
+    job = ExportJob.objects.get()
+    build_statement_task.delay(job.pk)  # without a broker the task ran already; again is harmless
+    job.refresh_from_db()
+    assert response.status_code == 302
+    assert job.total == 1
+    assert job.title == "Statement Vår 2026: Bo Al"
+    html = job.content
+    assert "Bo Al" in html
+    assert "Anna Ek" not in html
+    assert "SEK 0.00" in html
+
+
+def test_the_progress_fragment_polls_until_the_document_is_ready(treasurer_client, club, season):
+    job = exports.start_season_statement(club, season, None, None, "sv")
+    ExportJob.objects.filter(pk=job.pk).update(status="running", done=1, total=3)
+    fragment = treasurer_client.get(
+        export_url(club, "export-job", job.pk), headers={"HX-Request": "true"}
+    )
+    text = fragment.content.decode()
+    assert text.lstrip().startswith('<section id="progress"')
+    assert "<html" not in text
+    assert 'hx-trigger="every 1s"' in text
+    assert 'value="1" max="3"' in text
+    assert treasurer_client.get(export_url(club, "export-document", job.pk)).status_code == 404
+    exports.build_season_statement(job.pk)
+    text = treasurer_client.get(
+        export_url(club, "export-job", job.pk), headers={"HX-Request": "true"}
+    ).content.decode()
+    assert "hx-trigger" not in text
+    assert export_url(club, "export-document", job.pk) in text
+    full = treasurer_client.get(export_url(club, "export-job", job.pk)).content.decode()
+    assert "<html" in full
+
+
+def test_a_failed_statement_says_so(treasurer_client, club, season):
+    job = exports.start_season_statement(club, season, None, None, "sv")
+    season.delete()
+    exports.build_season_statement(job.pk)
+    job.refresh_from_db()
+    assert job.status == "failed"
+    page = treasurer_client.get(export_url(club, "export-job", job.pk)).content.decode()
+    assert 'role="alert"' in page
+    assert "hx-trigger" not in page
+
+
+def test_members_and_other_clubs_get_nothing(member_client, club, other_club, books, season):
+    job = exports.start_season_statement(club, season, None, None, "sv")
+    exports.build_season_statement(job.pk)
+    names = ["export-list", "export-transactions", "export-balances"]
+    for name in names:
+        assert member_client.get(export_url(club, name)).status_code == 403
+    assert member_client.get(export_url(club, "export-document", job.pk)).status_code == 403
+    assert (
+        member_client.post(export_url(club, "export-statement"), {"season": season.pk}).status_code
+        == 403
+    )
+    stranger = client_for(make_member(other_club, "Främling", roles=["treasurer"]))
+    for name in names:
+        assert stranger.get(export_url(club, name)).status_code == 404
+    assert stranger.get(export_url(club, "export-job", job.pk)).status_code == 404
+    # Their own club's address with our job's id reveals nothing either.
+    assert stranger.get(export_url(other_club, "export-job", job.pk)).status_code == 404
+    assert stranger.get(export_url(other_club, "export-document", job.pk)).status_code == 404
+    response = stranger.post(export_url(other_club, "export-statement"), {"season": season.pk})
+    assert response.status_code == 422
+    assert ExportJob.objects.count() == 1
+
+
+def test_the_exports_page_offers_every_export(treasurer_client, club, season):
+    page = treasurer_client.get(export_url(club, "export-list"))
+    assert page.status_code == 200
+    assert season in page.context["statement_form"].fields["season"].queryset
+    ledger_page = treasurer_client.get(reverse("club:ledger", args=[club.slug])).content.decode()
+    assert export_url(club, "export-list") in ledger_page
+    assert reverse("club:ledger-dues", args=[club.slug]) in ledger_page
