@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from engine.errors import IllegalEvent
+from engine.errors import IllegalEvent, _
 
 POT = "pot"
 
@@ -101,11 +101,16 @@ def seat_players(
     seated = tuple(players)
     if not min_players <= len(seated) <= max_players:
         allowed = str(min_players) if min_players == max_players else f"{min_players}–{max_players}"
-        raise IllegalEvent(f"{game_name} is for {allowed} players, not {len(seated)}")
+        raise IllegalEvent(
+            _("{game} is for {allowed} players, not {count}"),
+            game=game_name,
+            allowed=allowed,
+            count=len(seated),
+        )
     for player in seated:
         if seated.count(player) > 1:
-            raise IllegalEvent(f"player {player!r} is seated twice")
+            raise IllegalEvent(_("player {player} is seated twice"), player=player)
     dealer = seated[0] if first_dealer is None else first_dealer
     if dealer not in seated:
-        raise IllegalEvent(f"the first dealer {dealer!r} is not one of the players")
+        raise IllegalEvent(_("the first dealer {player} is not one of the players"), player=dealer)
     return seated, dealer

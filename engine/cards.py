@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum
 
-from engine.errors import CardError
+from engine.errors import CardError, _
 
 JOKER, ACE, JACK, QUEEN, KING = 0, 1, 11, 12, 13
 
@@ -54,9 +54,11 @@ class Card:
     def __post_init__(self) -> None:
         if self.rank == JOKER:
             if self.suit is not None:
-                raise CardError("a joker has no suit")
+                raise CardError(_("a joker has no suit"))
         elif not (ACE <= self.rank <= KING) or self.suit is None:
-            raise CardError(f"no such card: rank {self.rank}, suit {self.suit}")
+            raise CardError(
+                _("no such card: rank {rank}, suit {suit}"), rank=self.rank, suit=self.suit
+            )
 
     @property
     def is_joker(self) -> bool:
@@ -90,9 +92,9 @@ _HIGH_TO_LOW = (ACE, KING, QUEEN, JACK, 10, 9, 8, 7, 6, 5, 4, 3, 2)
 def stripped_deck(size: int, jokers: int = 0) -> tuple[Card, ...]:
     """A deck of ``size`` suited cards (a multiple of 4, 4 … 52) keeping the highest ranks."""
     if size % 4 or not 4 <= size <= 52:
-        raise CardError(f"a deck of {size} cards cannot be made from the four suits")
+        raise CardError(_("a deck of {size} cards cannot be made from the four suits"), size=size)
     if jokers < 0:
-        raise CardError("a deck cannot have a negative number of jokers")
+        raise CardError(_("a deck cannot have a negative number of jokers"))
     kept = set(_HIGH_TO_LOW[: size // 4])
     suited = tuple(c for c in FULL_DECK if c.rank in kept)
     return suited + tuple(Card(JOKER, None) for _ in range(jokers))
@@ -164,13 +166,15 @@ def _interpret(parts: list[str]) -> Card | None:
 def parse_card(text: str) -> Card:
     """One card from what a person typed; ``CardError`` says what was wrong and what is valid."""
     if not text or not text.strip():
-        raise CardError(f"an empty text is not a card: {_VALID_HELP}")
+        raise CardError(_("an empty text is not a card: {help}"), help=_VALID_HELP)
     tokens = _tokens(text)
     if len(tokens) == 1 and tokens[0] in _JOKER_WORDS:
         return Card(JOKER, None)
     if len(tokens) == 1 and (tokens[0] in _SUIT_WORDS or tokens[0] in _RANK_WORDS):
         # A suit or a rank alone ("hj", "kn") is half a card, not a glued pair.
-        raise CardError(f"'{text.strip()}' is only half a card: {_VALID_HELP}")
+        raise CardError(
+            _("'{text}' is only half a card: {help}"), text=text.strip(), help=_VALID_HELP
+        )
     parts: list[str] = []
     for token in tokens:
         parts.extend(_split_glued(token) if len(tokens) == 1 else [token])
@@ -178,7 +182,7 @@ def parse_card(text: str) -> Card:
     if card is None and len(tokens) == 1:
         card = _interpret(_split_rank_suit_letters(tokens[0]))
     if card is None:
-        raise CardError(f"'{text.strip()}' is not a card: {_VALID_HELP}")
+        raise CardError(_("'{text}' is not a card: {help}"), text=text.strip(), help=_VALID_HELP)
     return card
 
 
@@ -218,10 +222,12 @@ def parse_cards(text: str) -> list[Card]:
         try:
             cards.append(parse_card(f"{word} {words[index + 1]}"))
         except CardError:
-            raise CardError(f"'{word}' is not a card: {_VALID_HELP}") from None
+            raise CardError(
+                _("'{text}' is not a card: {help}"), text=word, help=_VALID_HELP
+            ) from None
         index += 2
     if not cards:
-        raise CardError(f"no cards given: {_VALID_HELP}")
+        raise CardError(_("no cards given: {help}"), help=_VALID_HELP)
     return cards
 
 
@@ -229,7 +235,7 @@ def require_distinct(cards: list[Card]) -> None:
     seen: set[Card] = set()
     for card in cards:
         if card in seen:
-            raise CardError(f"{card.pretty} is given twice; a deck has only one")
+            raise CardError(_("{card} is given twice; a deck has only one"), card=card.pretty)
         seen.add(card)
 
 
@@ -312,6 +318,10 @@ def parse_kille_card(text: str) -> KilleRank:
         return _KILLE_WORDS[key]
     valid = ", ".join(r.label for r in KilleRank)
     raise CardError(
-        f"'{(text or '').strip()}' is not a Kille card: valid are {valid} "
-        "(also husu = svin, kuku = gök, harlekin = kille)"
+        _(
+            "'{text}' is not a Kille card: valid are {valid} "
+            "(also husu = svin, kuku = gök, harlekin = kille)"
+        ),
+        text=(text or "").strip(),
+        valid=valid,
     )

@@ -51,7 +51,7 @@ from math import comb
 
 from engine.base import Standing, Transfer, placements, seat_players
 from engine.cards import JACK, Card, Suit, parse_card
-from engine.errors import CardError, IllegalEvent
+from engine.errors import CardError, IllegalEvent, _
 
 KEY = "cribbage"
 NAMES = {"sv": "Cribbage", "en": "Cribbage"}
@@ -151,14 +151,16 @@ class Breakdown:
 
 def _check_show(hand: Sequence[Card], starter: Card) -> None:
     if len(hand) != 4:
-        raise IllegalEvent(f"a hand or crib has four cards besides the starter, not {len(hand)}")
+        raise IllegalEvent(
+            _("a hand or crib has four cards besides the starter, not {count}"), count=len(hand)
+        )
     cards = [*hand, starter]
     if any(c.is_joker for c in cards):
-        raise IllegalEvent("cribbage is played without jokers")
+        raise IllegalEvent(_("cribbage is played without jokers"))
     seen: set[Card] = set()
     for card in cards:
         if card in seen:
-            raise IllegalEvent(f"{card.pretty} is given twice; a deck has only one")
+            raise IllegalEvent(_("{card} is given twice; a deck has only one"), card=card.pretty)
         seen.add(card)
 
 
@@ -346,7 +348,11 @@ def peg_points(pile: Sequence[Card], card: Card) -> Peg:
     """Points for laying ``card`` on ``pile`` (the cards of the current count, oldest first)."""
     count = sum(_value(c.rank) for c in pile) + _value(card.rank)
     if count > 31:
-        raise IllegalEvent(f"{card.pretty} would make the count {count}, past 31: say go instead")
+        raise IllegalEvent(
+            _("{card} would make the count {count}, past 31: say go instead"),
+            card=card.pretty,
+            count=count,
+        )
     cards = [*pile, card]
     points, reasons = 0, []
     if count in (15, 31):
@@ -384,9 +390,11 @@ class Discard:
 def discard_advice(six: Sequence[Card], is_dealer: bool) -> list[Discard]:
     """All 15 discards, best first: expected hand ± expected crib (exact expectations)."""
     if len(six) != 6:
-        raise IllegalEvent(f"discard advice needs the six cards dealt, not {len(six)}")
+        raise IllegalEvent(
+            _("discard advice needs the six cards dealt, not {count}"), count=len(six)
+        )
     if len(set(six)) != 6 or any(c.is_joker for c in six):
-        raise IllegalEvent("the six cards must be six different cards of the deck")
+        raise IllegalEvent(_("the six cards must be six different cards of the deck"))
     mine = [card_number(c) for c in six]
     unseen = [n for n in range(52) if n not in mine]
     rank_left = Counter((n >> 2) + 1 for n in unseen)
@@ -515,7 +523,9 @@ def new_game(
     players: Sequence[str], rules: Rules = Rules(), first_dealer: str | None = None
 ) -> State:
     if rules.target not in (61, 121):
-        raise IllegalEvent(f"a game of cribbage is to 121 or 61, not {rules.target}")
+        raise IllegalEvent(
+            _("a game of cribbage is to 121 or 61, not {target}"), target=rules.target
+        )
     players, dealer = seat_players(players, "Cribbage", MIN_PLAYERS, MAX_PLAYERS, first_dealer)
     zero = dict.fromkeys(players, 0)
     return State(
@@ -539,18 +549,22 @@ def show_order(state: State) -> list[str]:
 
 def apply(state: State, event: dict) -> State:
     if state.finished:
-        raise IllegalEvent("the game is over")
+        raise IllegalEvent(_("the game is over"))
     kind = event.get("type")
     handler = {"starter": _on_starter, "peg": _on_peg, "show": _on_show, "crib": _on_crib}.get(kind)
     if handler is None:
-        raise IllegalEvent(f"unknown event {kind!r}; cribbage records {', '.join(EVENT_TYPES)}")
+        raise IllegalEvent(
+            _("unknown event {kind}; cribbage records {types}"),
+            kind=repr(kind),
+            types=", ".join(EVENT_TYPES),
+        )
     return handler(replace(state, transfers=(), log=()), event)
 
 
 def _player(state: State, event: dict) -> str:
     player = event.get("player")
     if player not in state.players:
-        raise IllegalEvent(f"{player!r} is not at the table")
+        raise IllegalEvent(_("{player} is not at the table"), player=repr(player))
     return player
 
 
@@ -558,13 +572,18 @@ def _card(text) -> Card:
     try:
         return parse_card(str(text))
     except CardError as error:
-        raise IllegalEvent(str(error)) from None
+        raise IllegalEvent(error.template, **error.params) from None
 
 
 def _points(event: dict, low: int, high: int) -> int:
     points = event.get("points")
     if isinstance(points, bool) or not isinstance(points, int) or not low <= points <= high:
-        raise IllegalEvent(f"{points!r} is not a number of points between {low} and {high}")
+        raise IllegalEvent(
+            _("{points} is not a number of points between {low} and {high}"),
+            points=repr(points),
+            low=low,
+            high=high,
+        )
     return points
 
 
@@ -589,7 +608,7 @@ def _update_deal(state: State, **changes) -> State:
 
 def _on_starter(state: State, event: dict) -> State:
     if state.phase != "starter":
-        raise IllegalEvent("the starter is already cut for this deal")
+        raise IllegalEvent(_("the starter is already cut for this deal"))
     card = _card(event.get("card"))
     state = replace(state, starter=str(card), phase="pegging", expected=("peg", "show"))
     state = _update_deal(state, starter=str(card))
@@ -604,7 +623,7 @@ def _on_starter(state: State, event: dict) -> State:
 
 def _on_peg(state: State, event: dict) -> State:
     if state.phase != "pegging":
-        raise IllegalEvent("pegging comes after the starter and before the shows")
+        raise IllegalEvent(_("pegging comes after the starter and before the shows"))
     player = _player(state, event)
     points = _points(event, 1, 29)
     pegging = dict(state.deals[-1].pegging)
@@ -616,12 +635,14 @@ def _on_peg(state: State, event: dict) -> State:
 
 def _on_show(state: State, event: dict) -> State:
     if state.phase not in ("pegging", "show"):
-        raise IllegalEvent("the hands are shown after the starter is cut")
+        raise IllegalEvent(_("the hands are shown after the starter is cut"))
     player = _player(state, event)
     order = show_order(state)
     due = order[len(state.shown)]
     if player != due:
-        raise IllegalEvent(f"{due} counts first: the order is {', '.join(order)}")
+        raise IllegalEvent(
+            _("{player} counts first: the order is {order}"), player=due, order=", ".join(order)
+        )
     points, words = _show_points(state, event, crib=False)
     hands = dict(state.deals[-1].hands)
     hands[player] = points
@@ -641,7 +662,7 @@ def _on_show(state: State, event: dict) -> State:
 
 def _on_crib(state: State, event: dict) -> State:
     if state.phase != "crib":
-        raise IllegalEvent("the crib is counted last, after every hand")
+        raise IllegalEvent(_("the crib is counted last, after every hand"))
     points, words = _show_points(state, event, crib=True)
     state = _update_deal(state, crib=points)
     state = _score(state, state.dealer, points, f"{state.dealer} krubban {points}{words}")
@@ -667,7 +688,10 @@ def _show_points(state: State, event: dict, crib: bool) -> tuple[int, str]:
         return breakdown.total, f": {say(breakdown)}"
     points = _points(event, 0, MAX_HAND)
     if points in IMPOSSIBLE_HAND_TOTALS:
-        raise IllegalEvent(f"no hand or crib can score {points} (19, 25, 26 and 27 are impossible)")
+        raise IllegalEvent(
+            _("no hand or crib can score {points} (19, 25, 26 and 27 are impossible)"),
+            points=points,
+        )
     return points, ""
 
 

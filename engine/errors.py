@@ -1,8 +1,31 @@
-"""Errors the engine raises. Each carries a message a person at the table can act on."""
+"""Errors the engine raises. Each carries a message a person at the table can act on.
+
+Messages are English templates with named ``{placeholders}``; the UI translates them. Mark a
+template with ``_`` (an identity function here, the keyword the translators' tools look for) and
+pass the values as keywords::
+
+    raise IllegalEvent(_("{player} is not at the table"), player=player)
+
+``str(error)`` is the English message; ``error.template`` and ``error.params`` let the web layer
+show it in the user's language (``scoring.messages.engine_message``). A plain preformatted
+string still works; it is shown as it is.
+"""
+
+from __future__ import annotations
+
+
+def _(template: str) -> str:
+    """Marks a message template for translation; the engine itself never translates."""
+    return template
 
 
 class EngineError(ValueError):
     """Base class: bad input to the rules engine."""
+
+    def __init__(self, template: str = "", /, **params: object) -> None:
+        self.template = template
+        self.params = params
+        super().__init__(template.format(**params) if params else template)
 
 
 class CardError(EngineError):

@@ -41,6 +41,7 @@ from club.models import Account, AccountKind, Club, Member, Source, User
 from engine import registry
 from engine.base import net_by_account
 from engine.errors import EngineError
+from scoring.messages import engine_message
 from scoring.models import Event, Game, GameStatus, Seat
 
 UNDO = "undo"
@@ -158,7 +159,7 @@ def _new_state(game: Game) -> Any:
     try:
         return module.new_game(players, rules_for(game.game_key, game.rules), **game.setup)
     except EngineError as error:
-        raise EventRefused(str(error), code="illegal") from None
+        raise EventRefused(engine_message(error), code="illegal") from None
 
 
 def _replay(game: Game, events: Sequence[Event]) -> Any:
@@ -249,7 +250,7 @@ def append_event(
         try:
             new_state = module.apply(state, {**payload, "type": event_type})
         except EngineError as error:
-            raise EventRefused(str(error), code="illegal") from None
+            raise EventRefused(engine_message(error), code="illegal") from None
         event = Event.objects.create(
             game=game,
             seq=game.seq + 1,

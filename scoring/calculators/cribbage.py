@@ -18,6 +18,7 @@ from engine import cribbage
 from engine.cards import FULL_DECK, Card, parse_card, parse_cards, require_distinct
 from engine.errors import EngineError
 from scoring.calculators import card_grid, lang
+from scoring.messages import engine_message
 
 
 def _cards(request: HttpRequest, field: str = "cards") -> list[Card]:
@@ -37,7 +38,7 @@ def cribbage_hand(request: HttpRequest) -> HttpResponse:
             hand, starter = _hand_and_starter(request)
             breakdown = cribbage.score_hand(hand, starter, crib=bool(request.GET.get("crib")))
         except EngineError as error:
-            context["error"] = str(error)
+            context["error"] = engine_message(error)
         else:
             context["breakdown"] = breakdown
             context["said"] = cribbage.say(breakdown, lang())
@@ -75,7 +76,7 @@ def cribbage_discard(request: HttpRequest) -> HttpResponse:
             require_distinct(cards)
             advice = cribbage.discard_advice(cards, is_dealer=request.GET.get("dealer") == "1")
         except EngineError as error:
-            context["error"] = str(error)
+            context["error"] = engine_message(error)
         else:
             context["advice"] = advice[:6]
             context["pretty"] = {str(c): c.pretty for c in FULL_DECK}
