@@ -1,0 +1,879 @@
+"""Polskt pass: a score sheet with a pot and betar (polskt_pass.sv.txt; NOTES.md P1–P12).
+
+Three to five players (five play with the eights, 28 cards). Each deal the dealer puts the
+club's stake in the pot. Whoever wins the trick-taking (three tricks, or first to two when
+nobody takes three — P9) takes the amount played for: the whole pot plus at most one bet, the
+least valuable outstanding one (P1, P3: the oldest of equal ones). A spelförare who does not
+win sets a bet — the amount played for, or twice it (``Rules.bet_size``, P2) — kept apart from
+the pot and from the other betar until a later deal is played for it (P12).
+
+Design — the pad records what happens at the table, one short event at a time:
+
+- ``deal`` {suit, rank, cutter_jack, dealer_takes}: the dealer's stake goes into the pot; the
+  cutter (the dealer's right-hand neighbour, P10) may have taken a bottom jack; the turn-up is
+  a suit and a rank (``"J"``, ``"A"``, another rank or ``"other"``). A jack or the cutter's jack
+  forces the dealer to take it, an ace lets him choose (``dealer_takes`` must then be given),
+  anything else stays. If the dealer took, there is no bidding: the dealer is spelförare (and
+  the cutter too, each alone, when he took a jack); trump is the turned suit.
+- ``bid`` {player, suit}: in the first round the player plays in the turned suit; in the
+  second (wieder) round förhand may name any suit, the others only the three not turned up.
+  The players before him in the round passed. ``all_pass``: the whole round passed; after
+  the second round the deal passes (the pot keeps the stake; the next dealer adds one).
+- Tricks, two ways: ``trick`` {winner} one at a time (the deal is settled as soon as its
+  winner is certain — three tricks, or first to two when nobody else can reach three; or when
+  a la vola is won or lost), with ``la_vola`` {player} at the lead to the third trick by the
+  player who took the first two; or ``tricks`` at once: {counts: {player: n}, first_two} or
+  {winners: [player, …]}, each with an optional ``la_vola``. With counts a lost la vola is
+  the la vola player's tricks plus the one trick he lost, after which play stopped.
+- ``end``: the evening is over (only between deals); standings by net money. Pot and betar
+  stay in the club's accounts for the next evening.
+
+Money: ``"pot"`` and ``"bet:<id>"`` are accounts (the recording layer maps them to the club's
+``pot:polskt_pass`` and ``bet:polskt_pass:<id>``), so every stake, payout and bet is a
+``Transfer`` posted as it happens and the ledger equals ``State.pot_ore`` and ``State.betar``
+at every moment. A won la vola takes the amount played for and the same again from each other
+player, and no bet is set (P7); a lost la vola is a passed deal with no payment at all (P6).
+Five players with one trick each: no winner, the spelförare sets a bet on the amount played
+for including the bet in play (P8), pot and betar stay. Two spelförare play independently:
+each who does not win sets his bet on the same amount (P5); a club may merge two such betar
+into one of the summed size, owned by both, each paying his share (``Rules.merge_betar``, P4).
+
+Setup: ``new_game(players, rules, first_dealer, pot_ore, betar, next_bet_id)`` takes the pot and
+the outstanding betar of earlier evenings (owners are names there; inside a game they are seat
+keys). A new bet takes ``next_bet_id``, so ids are never reused.
+
+Calculators: ``bet_in_play``, ``played_for``, ``first_to_two``, ``decided``, ``winner_of``,
+``settle`` (the money of one deal, also behind the calculator page), ``la_vola_possible``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from engine.base import POT, Standing, Transfer, placements, seat_players
+from engine.errors import IllegalEvent
+
+KEY = "polskt_pass"
+NAMES = {"sv": "Polskt pass", "en": "Polish pass"}
+MIN_PLAYERS = 3
+MAX_PLAYERS = 5
+EVENT_TYPES = ("deal", "bid", "all_pass", "la_vola", "trick", "tricks", "end")
+
+TRICKS = 5
+SUITS = ("C", "S", "H", "D")  # klöver, spader, hjärter, ruter
+SUIT_SYMBOLS = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
+BET_SIZES = ("single", "double")
+OTHER = "other"  # a turned card that is neither a jack nor an ace, rank not recorded
+RANKS = ("9", "10", "J", "Q", "K", "A")  # the 24-card deck
+FIVE_PLAYER_RANKS = ("8", *RANKS)  # "Om man spelar på fem personer, måste man ta med åttorna"
+
+_SUIT_WORDS = {
+    **{s: s for s in SUITS},
+    **{sym: s for s, sym in SUIT_SYMBOLS.items()},
+    "KL": "C", "KLÖVER": "C", "CLUBS": "C",
+    "SP": "S", "SPADER": "S", "SPADES": "S",
+    "HJ": "H", "HJÄRTER": "H", "HEARTS": "H",
+    "RU": "D", "RUTER": "D", "DIAMONDS": "D",
+}  # fmt: skip
+_RANK_WORDS = {
+    "T": "10", "KN": "J", "KNEKT": "J", "JACK": "J", "D": "Q", "DAM": "Q", "QUEEN": "Q",
+    "KUNG": "K", "KING": "K", "E": "A", "ESS": "A", "ACE": "A", "ANNAT": OTHER, "OTHER": OTHER,
+}  # fmt: skip
+
+DEAL, BIDDING, PLAY, OVER = "deal", "bidding", "play", "over"
+
+
+@dataclass(frozen=True)
+class Rules:
+    CHOICES = {"bet_size": BET_SIZES}  # read by the start form; a class attribute, not a field
+
+    stake_ore: int = 100  # "den överenskomna insatsen" per deal
+    bet_size: str = "single"  # P2: the bet is the amount played for, or twice it
+    merge_betar: bool = False  # P4: two failing spelförare set one bet of the summed size
+
+    def __post_init__(self) -> None:
+        if isinstance(self.stake_ore, bool) or not isinstance(self.stake_ore, int):
+            raise ValueError("stake_ore must be a whole number of öre")
+        if self.stake_ore <= 0:
+            raise ValueError("the stake per deal must be more than 0")
+        if self.bet_size not in BET_SIZES:
+            raise ValueError(f"bet_size must be one of {', '.join(BET_SIZES)}")
+        if not isinstance(self.merge_betar, bool):
+            raise ValueError("merge_betar must be true or false")
+
+
+@dataclass(frozen=True)
+class Bet:
+    """An outstanding bet: its own account ``bet:<id>``. Owners are seat keys when set in this
+    game, names when carried over from an earlier evening; a merged bet has two (P4)."""
+
+    id: int
+    amount_ore: int
+    owners: tuple[str, ...] = ()
+    deal: int = 0  # the deal of this game that set it; 0 = carried over
+
+    @property
+    def account(self) -> str:
+        return f"bet:{self.id}"
+
+
+@dataclass(frozen=True)
+class Deal:
+    """The deal in progress."""
+
+    number: int
+    dealer: str
+    cutter: str
+    forhand: str
+    cutter_jack: bool
+    turned_suit: str
+    turned_rank: str
+    dealer_took: bool
+    amount_ore: int  # the amount played for: the pot (with this deal's stake) + the bet in play
+    bet_in_play: int | None
+    round: int = 0  # bidding round 1 or 2; 0 when the dealer took and there is no bidding
+    spelforare: tuple[str, ...] = ()
+    trump: str = ""
+    trick_winners: tuple[str, ...] = ()
+    la_vola: str | None = None
+
+
+@dataclass(frozen=True)
+class DealRow:
+    """One line of the sheet: a finished or passed deal."""
+
+    number: int
+    dealer: str
+    turned: str
+    spelforare: tuple[str, ...]
+    trump: str
+    outcome: str  # won | no_winner | la_vola_won | la_vola_lost | passed
+    winner: str | None
+    la_vola: str | None
+    tricks: dict[str, int]
+    amount_ore: int
+    bet_in_play: int | None
+    betar_set: tuple[Bet, ...]
+    pot_after_ore: int
+
+
+@dataclass(frozen=True)
+class Settlement:
+    """The money of one played deal: transfers, and the pot and betar after it."""
+
+    transfers: tuple[Transfer, ...]
+    pot_ore: int
+    betar: tuple[Bet, ...]
+    next_bet_id: int
+    betar_set: tuple[Bet, ...]
+    outcome: str
+    amount_ore: int
+    lines: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class State:
+    players: tuple[str, ...]
+    rules: Rules = Rules()
+    dealer: str = ""  # the dealer of the deal in progress, or of the next one
+    phase: str = DEAL
+    pot_ore: int = 0
+    betar: tuple[Bet, ...] = ()
+    next_bet_id: int = 1
+    played_for_ore: int = 0  # the amount played for now, or in the next deal
+    current: Deal | None = None
+    sheet: tuple[DealRow, ...] = ()
+    money: dict[str, int] = field(default_factory=dict)  # each player's net this evening
+    transfers: tuple[Transfer, ...] = ()
+    finished: bool = False
+    standings: tuple[Standing, ...] = ()
+    expected: tuple[str, ...] = ("deal",)
+    log: tuple[str, ...] = ()
+
+
+# --- calculators -----------------------------------------------------------------------------
+
+
+def kr(amount_ore: int) -> str:
+    """Öre as Swedish kronor for log lines: 1000 → "10 kr", 1050 → "10,50 kr"."""
+    whole, part = divmod(abs(amount_ore), 100)
+    text = f"{whole}" if not part else f"{whole},{part:02d}"
+    return f"{'-' if amount_ore < 0 else ''}{text} kr"
+
+
+def bet_in_play(betar: Sequence[Bet]) -> Bet | None:
+    """The bet a deal is played for: the least valuable, of equal ones the oldest (P3)."""
+    return min(betar, key=lambda b: (b.amount_ore, b.id), default=None)
+
+
+def played_for(pot_ore: int, betar: Sequence[Bet]) -> int:
+    """The amount played for: the whole pot plus the bet in play (P1)."""
+    bet = bet_in_play(betar)
+    return pot_ore + (bet.amount_ore if bet else 0)
+
+
+def _tally(taken: Sequence[str]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for player in taken:
+        counts[player] = counts.get(player, 0) + 1
+    return counts
+
+
+def first_to_two(taken: Sequence[str]) -> str | None:
+    """The player who first had two tricks, given the trick winners in order."""
+    seen: dict[str, int] = {}
+    for player in taken:
+        seen[player] = seen.get(player, 0) + 1
+        if seen[player] == 2:
+            return player
+    return None
+
+
+def decided(taken: Sequence[str], players: Sequence[str]) -> bool:
+    """Whether the trick-taking has a certain outcome after these tricks (no la vola)."""
+    counts = _tally(taken)
+    remaining = TRICKS - len(taken)
+    if remaining <= 0 or max(counts.values(), default=0) >= 3:
+        return True
+    first = first_to_two(taken)
+    if first is None:
+        return False
+    return all(counts.get(p, 0) + remaining < 3 for p in players if p != first)
+
+
+def winner_of(taken: Sequence[str], players: Sequence[str]) -> str | None:
+    """The winner of decided tricks: three tricks beat the first to two (P9); None when nobody
+    took two (five players, one trick each)."""
+    counts = _tally(taken)
+    three = [p for p in players if counts.get(p, 0) >= 3]
+    return three[0] if three else first_to_two(taken)
+
+
+def settle(
+    *,
+    pot_ore: int,
+    betar: Sequence[Bet],
+    next_bet_id: int,
+    players: Sequence[str],
+    spelforare: Sequence[str],
+    winner: str | None,
+    rules: Rules,
+    la_vola: str | None = None,
+    deal: int = 0,
+) -> Settlement:
+    """The money of one played deal.
+
+    ``winner`` None: nobody won (five players, one trick each). ``la_vola`` "won" (by
+    ``winner``) or "lost" (a passed deal: nothing moves, P6).
+    """
+    betar = tuple(betar)
+    if la_vola not in (None, "won", "lost") or (la_vola == "won" and winner is None):
+        raise IllegalEvent("a la vola is either won by its player or lost")
+    if la_vola == "lost":
+        return Settlement(
+            (), pot_ore, betar, next_bet_id, (), "la_vola_lost", played_for(pot_ore, betar),
+            ("La vola misslyckades: rundpass, ingen betalning",),
+        )  # fmt: skip
+    bet = bet_in_play(betar)
+    amount = played_for(pot_ore, betar)
+    if amount <= 0:
+        raise IllegalEvent("nothing is played for: the pot is empty and there is no bet")
+    transfers: list[Transfer] = []
+    lines: list[str] = []
+    if winner is not None:
+        if pot_ore:
+            transfers.append(Transfer(POT, winner, pot_ore))
+        took = f"potten ({kr(pot_ore)})"
+        if bet is not None:
+            transfers.append(Transfer(bet.account, winner, bet.amount_ore))
+            took += f" och bet {bet.id} ({kr(bet.amount_ore)})"
+            betar = tuple(b for b in betar if b.id != bet.id)
+        lines.append(f"{winner} vinner {kr(amount)}: {took}")
+        pot_ore = 0
+    else:
+        lines.append("Ingen vinnare (ett stick var): potten och betarna står kvar")
+    if la_vola == "won":
+        for player in players:
+            if player != winner:
+                transfers.append(Transfer(player, winner, amount))
+        lines.append(f"La vola: var och en betalar {winner} {kr(amount)}")
+        return Settlement(
+            tuple(transfers), pot_ore, betar, next_bet_id, (), "la_vola_won", amount, tuple(lines)
+        )
+    failing = [s for s in spelforare if s != winner]
+    size = amount * (2 if rules.bet_size == "double" else 1)
+    groups = (
+        [tuple(failing)] if rules.merge_betar and len(failing) == 2 else [(s,) for s in failing]
+    )
+    new: list[Bet] = []
+    for owners in groups:
+        placed = Bet(next_bet_id, size * len(owners), owners, deal)
+        next_bet_id += 1
+        new.append(placed)
+        transfers.extend(Transfer(owner, placed.account, size) for owner in owners)
+        lines.append(f"{' och '.join(owners)} sätter bet {placed.id}: {kr(placed.amount_ore)}")
+    outcome = "won" if winner is not None else "no_winner"
+    return Settlement(
+        tuple(transfers), pot_ore, betar + tuple(new), next_bet_id, tuple(new), outcome, amount,
+        tuple(lines),
+    )  # fmt: skip
+
+
+def la_vola_possible(state: State) -> bool:
+    """Whether the player who took the first two tricks may say la vola now."""
+    deal = state.current
+    return (
+        state.phase == PLAY
+        and deal is not None
+        and deal.la_vola is None
+        and len(deal.trick_winners) == 2
+        and deal.trick_winners[0] == deal.trick_winners[1]
+    )
+
+
+# --- the game --------------------------------------------------------------------------------
+
+
+def new_game(
+    players: Sequence[str],
+    rules: Rules = Rules(),
+    first_dealer: str | None = None,
+    pot_ore: int = 0,
+    betar: Sequence[Mapping[str, Any]] = (),
+    next_bet_id: int | None = None,
+) -> State:
+    """A new evening. ``pot_ore`` and ``betar`` are the club's, carried over (P12)."""
+    players, dealer = seat_players(players, "Polskt pass", MIN_PLAYERS, MAX_PLAYERS, first_dealer)
+    if isinstance(pot_ore, bool) or not isinstance(pot_ore, int) or pot_ore < 0:
+        raise IllegalEvent(f"the pot carried over must be 0 öre or more, not {pot_ore!r}")
+    carried = _carried_betar(betar)
+    highest = max((b.id for b in carried), default=0)
+    if next_bet_id is None:
+        next_bet_id = highest + 1
+    if isinstance(next_bet_id, bool) or not isinstance(next_bet_id, int) or next_bet_id <= highest:
+        raise IllegalEvent(f"next_bet_id must be more than every carried bet id ({highest})")
+    state = State(
+        players=players,
+        rules=rules,
+        dealer=dealer,
+        pot_ore=pot_ore,
+        betar=carried,
+        next_bet_id=next_bet_id,
+        money=dict.fromkeys(players, 0),
+    )
+    return _between_deals(state)
+
+
+def _carried_betar(betar: Sequence[Mapping[str, Any]]) -> tuple[Bet, ...]:
+    result: list[Bet] = []
+    for item in betar:
+        if not isinstance(item, Mapping):
+            raise IllegalEvent("each carried bet needs an id, an amount_ore and its owners")
+        bet_id, amount = item.get("id"), item.get("amount_ore")
+        if isinstance(bet_id, bool) or not isinstance(bet_id, int) or bet_id <= 0:
+            raise IllegalEvent(f"a carried bet needs a positive whole id, not {bet_id!r}")
+        if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
+            raise IllegalEvent(f"bet {bet_id}: the amount must be more than 0 öre, not {amount!r}")
+        if any(b.id == bet_id for b in result):
+            raise IllegalEvent(f"bet {bet_id} is carried over twice")
+        owners = item.get("owners")
+        if owners is None:
+            owners = [item["owner"]] if item.get("owner") else []
+        result.append(Bet(bet_id, amount, tuple(str(o) for o in owners), 0))
+    return tuple(sorted(result, key=lambda b: b.id))
+
+
+def apply(state: State, event: Mapping[str, Any]) -> State:
+    if state.finished:
+        raise IllegalEvent("the evening is over; nothing more can be recorded")
+    kind = event.get("type")
+    handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
+    if handler is None:
+        raise IllegalEvent(
+            f"unknown event type {kind!r}; Polskt pass records {', '.join(EVENT_TYPES)}"
+        )
+    phase, handle = handler
+    if state.phase != phase:
+        if kind == "end":
+            raise IllegalEvent(
+                "the evening ends between deals: finish this deal first (or undo it)"
+            )
+        raise IllegalEvent(f"{kind}: {_PHASE_TEXT[state.phase]}")
+    return handle(state, event)
+
+
+_PHASE_TEXT = {
+    DEAL: "no deal is in progress; record the deal first (the dealer's stake and the turn-up)",
+    BIDDING: "the bidding is not over yet",
+    PLAY: "the deal is being played; record the tricks",
+}
+
+
+# --- small readers ---------------------------------------------------------------------------
+
+
+def _left_of(players: tuple[str, ...], player: str) -> str:
+    # Seat order is clockwise ("medsols"): the left-hand neighbour is the next seat.
+    return players[(players.index(player) + 1) % len(players)]
+
+
+def _right_of(players: tuple[str, ...], player: str) -> str:
+    return players[(players.index(player) - 1) % len(players)]
+
+
+def _player(state: State, value: Any, what: str) -> str:
+    if value not in state.players:
+        raise IllegalEvent(f"{what}: {value!r} is not a player in this game")
+    return value
+
+
+def _suit(value: Any) -> str:
+    suit = _SUIT_WORDS.get(str(value).strip().upper()) if value is not None else None
+    if suit is None:
+        raise IllegalEvent(f"{value!r} is not a suit: use C, S, H or D (♣ ♠ ♥ ♦)")
+    return suit
+
+
+def _rank(state: State, value: Any) -> str:
+    text = str(value).strip().upper() if value is not None else ""
+    rank = _RANK_WORDS.get(text, text)
+    if rank == "8" and len(state.players) < 5:
+        raise IllegalEvent(
+            f"there are no 8s in the 24-card deck ({len(state.players)} players); only five "
+            "play with the eights"
+        )
+    if rank != OTHER and rank not in FIVE_PLAYER_RANKS:
+        raise IllegalEvent(
+            f"rank {value!r} is not in the deck: use 9, 10, J, Q, K, A (8 with five players) "
+            "or 'other'"
+        )
+    return rank
+
+
+def _flag(event: Mapping[str, Any], name: str) -> bool | None:
+    value = event.get(name)
+    if value is None:
+        return None
+    if value in (True, False):  # also 1 and 0
+        return bool(value)
+    raise IllegalEvent(f"{name} must be true or false, not {value!r}")
+
+
+def _card(suit: str, rank: str) -> str:
+    return SUIT_SYMBOLS[suit] if rank == OTHER else f"{rank}{SUIT_SYMBOLS[suit]}"
+
+
+def _bidding_order(state: State, deal: Deal) -> list[str]:
+    order = [deal.forhand]
+    while len(order) < len(state.players):
+        order.append(_left_of(state.players, order[-1]))
+    return order
+
+
+def _expected(state: State) -> tuple[str, ...]:
+    if state.finished:
+        return ()
+    if state.phase == DEAL:
+        return ("deal", "end") if state.sheet else ("deal",)
+    if state.phase == BIDDING:
+        return ("bid", "all_pass")
+    deal = state.current
+    assert deal is not None
+    moves = ("trick",) if deal.trick_winners or deal.la_vola else ("trick", "tricks")
+    return ("la_vola", *moves) if la_vola_possible(state) else moves
+
+
+def _between_deals(state: State) -> State:
+    """Ready for the next deal: its dealer's stake is not in the pot yet."""
+    state = replace(
+        state,
+        phase=DEAL,
+        current=None,
+        played_for_ore=played_for(state.pot_ore + state.rules.stake_ore, state.betar),
+    )
+    return replace(state, expected=_expected(state))
+
+
+# --- events ----------------------------------------------------------------------------------
+
+
+def _deal(state: State, event: Mapping[str, Any]) -> State:
+    suit = _suit(event.get("suit"))
+    rank = _rank(state, event.get("rank"))
+    cutter_jack = bool(_flag(event, "cutter_jack"))
+    takes = _flag(event, "dealer_takes")
+    dealer, players = state.dealer, state.players
+    cutter = _right_of(players, dealer)
+    # "Om det är en knekt som slås upp eller om spelaren som kuperade tog bottenkortet, måste
+    # givaren ta det uppslagna kortet. Om det är ett ess … får givaren välja" (P10)
+    if cutter_jack or rank == "J":
+        if takes is False:
+            why = "the cutter took a jack" if cutter_jack else "a jack was turned up"
+            raise IllegalEvent(f"the dealer must take the turned card: {why}")
+        took = True
+    elif rank == "A":
+        if takes is None:
+            raise IllegalEvent("an ace was turned up: say whether the dealer takes it")
+        took = takes
+    else:
+        if takes:
+            raise IllegalEvent(
+                "the dealer may take the turned card only if it is a jack or an ace, or after "
+                "the cutter took a jack from the bottom"
+            )
+        took = False
+    stake = state.rules.stake_ore
+    pot = state.pot_ore + stake
+    bet = bet_in_play(state.betar)
+    deal = Deal(
+        number=len(state.sheet) + 1,
+        dealer=dealer,
+        cutter=cutter,
+        forhand=_left_of(players, dealer),
+        cutter_jack=cutter_jack,
+        turned_suit=suit,
+        turned_rank=rank,
+        dealer_took=took,
+        amount_ore=played_for(pot, state.betar),
+        bet_in_play=bet.id if bet else None,
+    )
+    card = _card(suit, rank)
+    log = [f"Giv {deal.number}: {dealer} ger och lägger {kr(stake)} i potten ({kr(pot)})"]
+    if cutter_jack:
+        log.append(f"{cutter} tog en knekt ur botten")
+    if took:
+        # "Om givaren tog det uppslagna kortet sker ingen budgivning" — one or two spelförare.
+        spelforare = (dealer, cutter) if cutter_jack else (dealer,)
+        deal = replace(deal, spelforare=spelforare, trump=suit)
+        log.append(f"Uppslaget {card}: {dealer} tar det; {' och '.join(spelforare)} spelar")
+        phase = PLAY
+    else:
+        deal = replace(deal, round=1)
+        log.append(f"Uppslaget {card}: budgivning")
+    log.append(f"Spelas om {kr(deal.amount_ore)}")
+    state = replace(
+        state,
+        phase=phase if took else BIDDING,
+        pot_ore=pot,
+        current=deal,
+        played_for_ore=deal.amount_ore,
+        money={**state.money, dealer: state.money[dealer] - stake},
+        transfers=(Transfer(dealer, POT, stake),),
+        log=tuple(log),
+    )
+    return replace(state, expected=_expected(state))
+
+
+def _bid(state: State, event: Mapping[str, Any]) -> State:
+    deal = state.current
+    assert deal is not None
+    player = _player(state, event.get("player"), "bid")
+    turned = deal.turned_suit
+    given = event.get("suit")
+    if deal.round == 1:
+        # "anger om hen vill vara spelförare med färgen på det uppslagna kortet som trumf"
+        suit = turned if given in (None, "") else _suit(given)
+        if suit != turned:
+            raise IllegalEvent(
+                f"in the first round the trump is the turned suit {SUIT_SYMBOLS[turned]}; "
+                f"{SUIT_SYMBOLS[suit]} can only be named in the second (wieder) round"
+            )
+    else:
+        if given in (None, ""):
+            raise IllegalEvent("in the second round the spelförare names the trump suit")
+        suit = _suit(given)
+        # "Förhand får ange vilken färg som helst … övriga spelare får bara välja någon av de
+        # tre färgerna som inte slogs upp."
+        if suit == turned and player != deal.forhand:
+            others = " ".join(SUIT_SYMBOLS[s] for s in SUITS if s != turned)
+            raise IllegalEvent(
+                f"only förhand ({deal.forhand}) may name the turned suit {SUIT_SYMBOLS[turned]}; "
+                f"{player} may choose {others}"
+            )
+    order = _bidding_order(state, deal)
+    passed = order[: order.index(player)]
+    log = []
+    if passed:
+        log.append(f"{', '.join(passed)} {'passar' if deal.round == 1 else 'säger wieder'}")
+    log.append(f"{player} spelar i {SUIT_SYMBOLS[suit]}")
+    state = replace(
+        state,
+        phase=PLAY,
+        current=replace(deal, spelforare=(player,), trump=suit),
+        transfers=(),
+        log=tuple(log),
+    )
+    return replace(state, expected=_expected(state))
+
+
+def _all_pass(state: State, event: Mapping[str, Any]) -> State:
+    deal = state.current
+    assert deal is not None
+    if deal.round == 1:
+        state = replace(
+            state,
+            current=replace(deal, round=2),
+            transfers=(),
+            log=(f"Alla passar på {SUIT_SYMBOLS[deal.turned_suit]}: andra budrundan",),
+        )
+        return replace(state, expected=_expected(state))
+    # "Om alla spelarna passar två gånger, avslutas given och turen att ge går vidare"
+    row = DealRow(
+        number=deal.number,
+        dealer=deal.dealer,
+        turned=_card(deal.turned_suit, deal.turned_rank),
+        spelforare=(),
+        trump="",
+        outcome="passed",
+        winner=None,
+        la_vola=None,
+        tricks={},
+        amount_ore=deal.amount_ore,
+        bet_in_play=deal.bet_in_play,
+        betar_set=(),
+        pot_after_ore=state.pot_ore,
+    )
+    return _next_deal(state, row, (), ("Alla säger wieder: given går över",))
+
+
+def _la_vola(state: State, event: Mapping[str, Any]) -> State:
+    deal = state.current
+    assert deal is not None
+    player = _player(state, event.get("player"), "la_vola")
+    taken = deal.trick_winners
+    if deal.la_vola is not None:
+        raise IllegalEvent(f"{deal.la_vola} has already said la vola")
+    if len(taken) > 2:
+        raise IllegalEvent(
+            f"la vola is said at the lead to the third trick; {len(taken)} tricks have been played"
+        )
+    if len(taken) < 2 or taken[0] != taken[1]:
+        raise IllegalEvent(
+            "la vola is said by the player who took the first two tricks; "
+            + ("they have not been played yet" if len(taken) < 2 else "nobody took both")
+        )
+    if player != taken[0]:
+        raise IllegalEvent(
+            f"only {taken[0]!r}, who took the first two tricks, may say la vola, not {player!r}"
+        )
+    state = replace(
+        state,
+        current=replace(deal, la_vola=player),
+        transfers=(),
+        log=(f"{player} säger la vola",),
+    )
+    return replace(state, expected=_expected(state))
+
+
+def _trick(state: State, event: Mapping[str, Any]) -> State:
+    deal = state.current
+    assert deal is not None
+    winner = _player(state, event.get("winner"), "trick")
+    taken = (*deal.trick_winners, winner)
+    line = f"Stick {len(taken)}: {winner}"
+    if deal.la_vola is not None:
+        # "Om spelaren som anger la vola förlorar ett stick, avbryts spelet."
+        if winner != deal.la_vola:
+            return _settle(state, _tally(taken), None, "lost", (line,))
+        if len(taken) == TRICKS:
+            return _settle(state, _tally(taken), winner, "won", (line,))
+    elif decided(taken, state.players):
+        return _settle(state, _tally(taken), winner_of(taken, state.players), None, (line,))
+    state = replace(state, current=replace(deal, trick_winners=taken), transfers=(), log=(line,))
+    return replace(state, expected=_expected(state))
+
+
+def _tricks(state: State, event: Mapping[str, Any]) -> State:
+    deal = state.current
+    assert deal is not None
+    if deal.trick_winners or deal.la_vola:
+        raise IllegalEvent(
+            "the tricks are being recorded one by one; record the rest the same way (or undo)"
+        )
+    has_counts, has_winners = event.get("counts") is not None, event.get("winners") is not None
+    if has_counts == has_winners:
+        raise IllegalEvent("give either the number of tricks per player or the trick winners")
+    la = event.get("la_vola")
+    la = None if la in (None, "") else _player(state, la, "la_vola")
+    if has_winners:
+        return _tricks_by_winners(state, event.get("winners"), la)
+    return _tricks_by_counts(state, event.get("counts"), event.get("first_two"), la)
+
+
+def _tricks_by_winners(state: State, winners: Any, la: str | None) -> State:
+    if not isinstance(winners, list | tuple):
+        raise IllegalEvent("winners must list who took each trick, in order")
+    taken = tuple(_player(state, w, "winners") for w in winners)
+    if len(taken) > TRICKS:
+        raise IllegalEvent(f"a deal has five tricks, not {len(taken)}")
+    line = f"Stick: {' '.join(taken)}"
+    if la is not None:
+        if taken[:2] != (la, la):
+            raise IllegalEvent(
+                f"{la!r} did not take the first two tricks, so he could not say la vola"
+            )
+        lost = next((i for i, w in enumerate(taken) if w != la), None)
+        if lost is not None:
+            if lost < len(taken) - 1:
+                raise IllegalEvent(
+                    f"after la vola play stops at the trick {la!r} loses (trick {lost + 1})"
+                )
+            return _settle(state, _tally(taken), None, "lost", (line,), la)
+        if len(taken) < TRICKS:
+            raise IllegalEvent(f"the la vola is not decided after {len(taken)} tricks")
+        return _settle(state, _tally(taken), la, "won", (line,), la)
+    if not decided(taken, state.players):
+        raise IllegalEvent(
+            f"after these {len(taken)} tricks the deal is not decided yet: record more tricks"
+        )
+    return _settle(state, _tally(taken), winner_of(taken, state.players), None, (line,))
+
+
+def _tricks_by_counts(state: State, given: Any, first_two: Any, la: str | None) -> State:
+    if not isinstance(given, Mapping):
+        raise IllegalEvent("counts must give each player's number of tricks")
+    counts = dict.fromkeys(state.players, 0)
+    for player, number in given.items():
+        _player(state, player, "counts")
+        if isinstance(number, bool) or not isinstance(number, int) or not 0 <= number <= TRICKS:
+            raise IllegalEvent(f"{player!r} cannot take {number!r} tricks")
+        counts[player] = number
+    total = sum(counts.values())
+    tricks = {p: n for p, n in counts.items() if n}
+    line = "Stick: " + ", ".join(f"{p} {n}" for p, n in tricks.items())
+    if la is not None:
+        own = counts[la]
+        if own < 2:
+            raise IllegalEvent(
+                f"{la!r} took {own} trick(s), so he did not take the first two tricks and could "
+                "not say la vola"
+            )
+        if own == TRICKS:
+            return _settle(state, tricks, la, "won", (line,), la)
+        if total != own + 1:
+            raise IllegalEvent(
+                f"after la vola play stops at the first trick {la!r} loses: the others took "
+                f"{total - own} tricks, not 1"
+            )
+        return _settle(state, tricks, None, "lost", (line,), la)
+    if total != TRICKS:
+        raise IllegalEvent(f"the tricks add up to {total}, but a deal has {TRICKS}")
+    if first_two not in (None, ""):
+        _player(state, first_two, "first_two")
+        if counts[first_two] < 2:
+            raise IllegalEvent(
+                f"{first_two!r} took {counts[first_two]} trick(s), so he cannot have been the "
+                "first to take two"
+            )
+    three = [p for p, n in counts.items() if n >= 3]
+    twos = [p for p, n in counts.items() if n == 2]
+    if three:
+        winner = three[0]
+    elif len(twos) == 2:
+        if first_two in (None, ""):
+            raise IllegalEvent(
+                f"{twos[0]!r} and {twos[1]!r} took two tricks each: say who got his second "
+                "first (first_two)"
+            )
+        winner = first_two
+    else:
+        winner = twos[0] if twos else None
+    return _settle(state, tricks, winner, None, (line,))
+
+
+def _settle(
+    state: State,
+    tricks: dict[str, int],
+    winner: str | None,
+    la_vola: str | None,
+    log: tuple[str, ...],
+    said: str | None = None,
+) -> State:
+    """Settle a played deal; ``la_vola`` is "won"/"lost" when ``said`` (or the deal's) la vola
+    player played for all five."""
+    deal = state.current
+    assert deal is not None
+    result = settle(
+        pot_ore=state.pot_ore,
+        betar=state.betar,
+        next_bet_id=state.next_bet_id,
+        players=state.players,
+        spelforare=deal.spelforare,
+        winner=winner,
+        rules=state.rules,
+        la_vola=la_vola,
+        deal=deal.number,
+    )
+    announced = deal.la_vola or said
+    row = DealRow(
+        number=deal.number,
+        dealer=deal.dealer,
+        turned=_card(deal.turned_suit, deal.turned_rank),
+        spelforare=deal.spelforare,
+        trump=deal.trump,
+        outcome=result.outcome,
+        winner=winner,
+        la_vola=announced,
+        tricks=tricks,
+        amount_ore=deal.amount_ore,
+        bet_in_play=deal.bet_in_play,
+        betar_set=result.betar_set,
+        pot_after_ore=result.pot_ore,
+    )
+    state = replace(
+        state, pot_ore=result.pot_ore, betar=result.betar, next_bet_id=result.next_bet_id
+    )
+    return _next_deal(state, row, result.transfers, (*log, *result.lines))
+
+
+def _next_deal(
+    state: State, row: DealRow, transfers: tuple[Transfer, ...], log: tuple[str, ...]
+) -> State:
+    money = dict(state.money)
+    for t in transfers:
+        if t.payer in money:
+            money[t.payer] -= t.amount_ore
+        if t.payee in money:
+            money[t.payee] += t.amount_ore
+    dealer = _left_of(state.players, row.dealer)
+    state = replace(
+        state,
+        dealer=dealer,
+        sheet=(*state.sheet, row),
+        money=money,
+        transfers=transfers,
+        log=(*log, f"Nästa giv: {dealer} ger"),
+    )
+    return _between_deals(state)
+
+
+def _end(state: State, event: Mapping[str, Any]) -> State:
+    if not state.sheet:
+        raise IllegalEvent("no deal has been played this evening, so there is nothing to end")
+    betar = ", ".join(f"bet {b.id} {kr(b.amount_ore)}" for b in state.betar)
+    return replace(
+        state,
+        phase=OVER,
+        finished=True,
+        standings=placements(state.money),
+        expected=(),
+        transfers=(),
+        log=(
+            f"Kvällen är slut. Potten {kr(state.pot_ore)}"
+            + (f", {betar}" if betar else "")
+            + " står kvar till nästa gång",
+        ),
+    )
+
+
+_HANDLERS = {
+    "deal": (DEAL, _deal),
+    "bid": (BIDDING, _bid),
+    "all_pass": (BIDDING, _all_pass),
+    "la_vola": (PLAY, _la_vola),
+    "trick": (PLAY, _trick),
+    "tricks": (PLAY, _tricks),
+    "end": (DEAL, _end),
+}

@@ -1,0 +1,194 @@
+"""The Polskt pass pad: the club's pot and betar carried into a new evening, and what the pad
+shows at each step (the turn-up grid, the bidding order, the trick buttons).
+
+Carrying over: the pot is the ledger account ``pot:polskt_pass`` (the views pass its balance
+as ``pot_ore``); each outstanding bet is a ledger bet account ``bet:polskt_pass:<id>`` with a
+positive balance (``club.models``: credit positive, so money held by a pot or bet reads
+positive). Owners are not in the ledger: they come from the snapshots of the latest
+non-voided Polskt pass games, where a bet set that evening names its owners by seat key and a
+carried one by name. A new bet takes ``next_bet_id``, one more than any Polskt pass bet
+account the club has ever had, so ids are never reused across games.
+"""
+
+from __future__ import annotations
+
+import json
+
+from club.models import Account, AccountKind
+from engine import polskt_pass as engine
+from scoring.models import Game, GameStatus
+
+BET_PREFIX = f"bet:{engine.KEY}:"
+_OWNER_SEARCH_DEPTH = 50  # games looked back through for the owners of an old bet
+
+
+def start_setup(club) -> dict:
+    """The club's outstanding betar (with owners by name) and the next free bet id."""
+    accounts = Account.objects.filter(club=club, kind=AccountKind.BET, key__startswith=BET_PREFIX)
+    balances: dict[int, int] = {}
+    for key, balance in accounts.values_list("key", "balance_ore"):
+        suffix = key[len(BET_PREFIX) :]
+        if suffix.isdigit():
+            balances[int(suffix)] = balance
+    outstanding = sorted(bet_id for bet_id, balance in balances.items() if balance > 0)
+    owners = _owners(club, set(outstanding))
+    return {
+        "betar": [
+            {"id": bet_id, "amount_ore": balances[bet_id], "owners": owners.get(bet_id, [])}
+            for bet_id in outstanding
+        ],
+        "next_bet_id": max(balances, default=0) + 1,
+    }
+
+
+def _owners(club, wanted: set[int]) -> dict[int, list[str]]:
+    """Owner names of the wanted bet ids, from the newest non-voided games' snapshots."""
+    found: dict[int, list[str]] = {}
+    if not wanted:
+        return found
+    games = (
+        Game.objects.filter(club=club, game_key=engine.KEY)
+        .exclude(status=GameStatus.VOIDED)
+        .order_by("-started_at", "-pk")
+        .prefetch_related("seats__member")[:_OWNER_SEARCH_DEPTH]
+    )
+    for game in games:
+        names = {seat.key: seat.name for seat in game.seats.all()}
+        for bet in (game.snapshot or {}).get("betar", []):
+            bet_id = bet.get("id")
+            if bet_id in wanted and bet_id not in found:
+                found[bet_id] = [names.get(owner, owner) for owner in bet.get("owners", [])]
+        if wanted <= set(found):
+            break
+    return found
+
+
+# --- the pad ---------------------------------------------------------------------------------
+
+
+def _suit(code: str) -> dict:
+    return {"code": code, "symbol": engine.SUIT_SYMBOLS[code], "red": code in ("H", "D")}
+
+
+def _owners_text(owners, names: dict[str, str]) -> str:
+    return " & ".join(names.get(owner, owner) for owner in owners)
+
+
+def _payload(**fields) -> str:
+    return json.dumps(fields, ensure_ascii=False)
+
+
+def pad_context(game, state: dict) -> dict:
+    if not state.get("players"):
+        return {}
+    seats = list(game.seats.all())
+    names = {seat.key: seat.name for seat in seats}
+    by_key = {seat.key: seat for seat in seats}
+    players = state["players"]
+    current = state.get("current") or None
+    betar = state.get("betar", [])
+    if current:
+        in_play = current.get("bet_in_play")
+    else:
+        least = min(betar, key=lambda b: (b["amount_ore"], b["id"]), default=None)
+        in_play = least["id"] if least else None
+
+    dealer = state.get("dealer", players[0])
+    index = players.index(dealer)
+    cutter = players[(index - 1) % len(players)]
+    forhand = players[(index + 1) % len(players)]
+    order = [players[(index + 1 + i) % len(players)] for i in range(len(players))]
+
+    pp: dict = {
+        "betar": [
+            {
+                "id": bet["id"],
+                "amount_ore": bet["amount_ore"],
+                "owners": _owners_text(bet.get("owners", []), names) or "?",
+                "in_play": bet["id"] == in_play and not state.get("finished"),
+            }
+            for bet in betar
+        ],
+        "in_play": next((b for b in betar if b["id"] == in_play), None),
+        "finished": bool(state.get("finished")),
+        "dealer": names.get(dealer, dealer),
+        "cutter": names.get(cutter, cutter),
+        "forhand": names.get(forhand, forhand),
+        "deal_no": len(state.get("sheet", [])) + 1,
+        "suits": [_suit(code) for code in engine.SUITS],
+        "money": [(seat.name, state.get("money", {}).get(seat.key, 0)) for seat in seats],
+        "sheet": [_sheet_row(row, names) for row in reversed(state.get("sheet", []))],
+    }
+    if state.get("phase") == engine.DEAL:
+        pp["turn_up"] = _turn_up_grid()
+    if current:
+        turned = current["turned_suit"]
+        pp["turned"] = _suit(turned)
+        pp["trump"] = _suit(current["trump"]) if current.get("trump") else None
+        pp["spelforare"] = _owners_text(current.get("spelforare", []), names)
+        pp["round"] = current.get("round", 0)
+        pp["bidders"] = [
+            {
+                "seat": by_key[key],
+                # All four columns, so the rows line up; the others may not name the turned suit.
+                "suits": [
+                    {**_suit(code), "allowed": key == current["forhand"] or code != turned}
+                    for code in engine.SUITS
+                ],
+            }
+            for key in order
+        ]
+        taken = current.get("trick_winners", [])
+        pp["trick_no"] = len(taken) + 1
+        pp["tricks_so_far"] = [names.get(w, w) for w in taken]
+        pp["la_vola"] = current.get("la_vola")
+        if "la_vola" in state.get("expected", []):
+            pp["la_vola_seat"] = by_key[taken[0]]
+    return {"pp": pp}
+
+
+def _turn_up_grid() -> list[dict]:
+    """One button per (kind of turn-up, suit): a jack (the dealer must take it), an ace taken or
+    left, or any other card. Each button carries its whole ``deal`` payload."""
+    rows = []
+    for kind, rank, takes in (
+        ("jack", "J", None),
+        ("ace_taken", "A", True),
+        ("ace_left", "A", False),
+        ("other", engine.OTHER, None),
+    ):
+        buttons = []
+        for code in engine.SUITS:
+            fields = {"suit": code, "rank": rank}
+            if takes is not None:
+                fields["dealer_takes"] = takes
+            buttons.append({**_suit(code), "payload": _payload(**fields)})
+        rows.append({"kind": kind, "buttons": buttons})
+    return rows
+
+
+def _sheet_row(row: dict, names: dict[str, str]) -> dict:
+    tricks = row.get("tricks") or {}
+    return {
+        "number": row["number"],
+        "dealer": names.get(row["dealer"], row["dealer"]),
+        "turned": row.get("turned", ""),
+        "trump": engine.SUIT_SYMBOLS.get(row.get("trump") or "", ""),
+        "red": row.get("trump") in ("H", "D"),
+        "spelforare": _owners_text(row.get("spelforare", []), names),
+        "outcome": row["outcome"],
+        "winner": names.get(row.get("winner") or "", ""),
+        "la_vola": names.get(row.get("la_vola") or "", ""),
+        "tricks": " · ".join(
+            f"{names.get(p, p)} {n}" for p, n in sorted(tricks.items(), key=lambda i: -i[1])
+        ),
+        "amount_ore": row["amount_ore"],
+        "betar_set": [
+            {
+                "id": b["id"],
+                "amount_ore": b["amount_ore"],
+                "owners": _owners_text(b["owners"], names),
+            }
+            for b in row.get("betar_set", [])
+        ],
+    }
