@@ -116,6 +116,14 @@ def start_game(
         raise EventRefused(
             _("Every player must be a member of this club or a guest."), code="players"
         )
+    if "pot_ore" in (setup or {}) and _open_pot_game(club, game_key):
+        # The pot (and any betar) is one account of the club: two tables playing from it at
+        # once would each start from the same amount and pay out the same money.
+        raise EventRefused(
+            _("A %(game)s game is already open: its pot can be at one table only. Finish it first.")
+            % {"game": info.name()},
+            code="pot_in_use",
+        )
     game = Game.objects.create(
         club=club, game_key=game_key, rules=rules or {}, setup=setup or {}, created_by=by
     )
@@ -132,6 +140,13 @@ def start_game(
     game.snapshot = _snapshot(state, {})
     game.save(update_fields=["snapshot"])
     return game
+
+
+def _open_pot_game(club: Club, game_key: str) -> bool:
+    # The club row is locked first, so that two phones starting at once take turns and the
+    # second one sees the first one's game (PostgreSQL; SQLite serialises writers anyway).
+    Club.objects.select_for_update().filter(pk=club.pk).first()
+    return Game.objects.filter(club=club, game_key=game_key, status=GameStatus.OPEN).exists()
 
 
 # --- replaying -----------------------------------------------------------------------------

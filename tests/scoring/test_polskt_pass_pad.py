@@ -254,6 +254,7 @@ def test_bet_ids_are_never_reused_and_owners_skip_voided_games(club, people, sco
         "betar": [{"id": 1, "amount_ore": 1000, "owners": ["Bo Ek"]}],
         "next_bet_id": 2,
     }
+    first.post("end")  # one table at a time plays from the club's pot
     # A second game pays bet 1 out and is then voided: bet 1 is back, owned by Bo.
     second = Pad(client_for(scorer), start(club, list(reversed(people)), scorer.user))
     second.post("deal", payload={"suit": "H", "rank": "9"})
@@ -334,3 +335,14 @@ def test_the_help_page_explains_the_options(client, language):
 def test_the_calculators_page_links_the_polskt_pass_calculator(client):
     page = client.get(reverse("scoring:calculators")).content.decode()
     assert reverse("scoring:calc-polskt_pass-deal") in page
+
+
+def test_a_second_table_cannot_open_the_same_pot(club, scorer, member):
+    from scoring.recording import EventRefused, start_game
+    from tests.factories import make_member
+
+    others = [make_member(club) for _ in range(2)]
+    start_game(club, "polskt_pass", [scorer, member, *others], scorer.user, setup={"pot_ore": 0})
+    with pytest.raises(EventRefused) as refused:
+        start_game(club, "polskt_pass", [*others, member], scorer.user, setup={"pot_ore": 0})
+    assert refused.value.code == "pot_in_use"
