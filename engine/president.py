@@ -1,0 +1,234 @@
+"""President (Trouduc with the joker variant): placement points over several deals
+(populara_kortspel.sv.txt — the section whose Swedish name for the game the app does not use;
+NOTES.md PR1–PR3).
+
+3–6 players, one deck. Players try to get rid of their cards; the order in which they go out is
+what scores. The first out gets one point less than the number of players, the next one less,
+and so on down to 1 for the second-last; the one left holding cards gets 0 (PR2). The game is
+played to a target agreed beforehand — 15 or 25 (club option). Trouduc (club option): 2 points
+to the first out, 1 to the second, 0 to the rest, first to 11 (PR3).
+
+Design — the pad records only the order of going out:
+
+- ``{"type": "out", "player": p}``: the next player to go out in the deal being recorded (one
+  tap each). When all but one are out, the last one is known and the deal is scored.
+- ``{"type": "deal", "order": [p, …]}``: a whole deal at once — every player in the order they
+  went out (the last may be left out). Refused while a deal is being recorded tap by tap.
+- After a deal the players at or above the target: none — play on; otherwise the highest total
+  wins (PR1), and equal totals go to the most points in the last deal (the text's tie-break). In
+  President those last-deal points are all different, in Trouduc two players tied on total
+  cannot both have scored 0 in the last deal (they would have been at the target before), so
+  there is always one winner. Standings rank everyone by (total, last deal's points).
+- The last player of a deal deals the next one and the president leads ("från och med den andra
+  given är det … [den siste] som ska … dela ut"); the state shows both, and the card exchange
+  between them happens at the table. No money (``transfers`` is always empty).
+
+Calculators: ``placement_points``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from engine.base import Standing, Transfer, seat_players
+from engine.errors import IllegalEvent, _
+
+KEY = "president"
+NAMES = {"sv": "President", "en": "President"}
+MIN_PLAYERS = 3
+MAX_PLAYERS = 6
+EVENT_TYPES = ("out", "deal")
+
+TROUDUC_TARGET = 11
+
+
+@dataclass(frozen=True)
+class Rules:
+    target: int = 15  # "t.ex. 15 eller 25 poäng"; Trouduc always plays to 11
+    trouduc: bool = False  # 2 / 1 / 0 points to 11 (PR3)
+
+    CHOICES = {"target": (15, 25)}
+    LABELS = {
+        "target": {"sv": "Spela till (poäng)", "en": "Play to (points)"},
+        "trouduc": {"sv": "Trouduc: 2/1/0 till 11", "en": "Trouduc: 2/1/0 to 11"},
+    }
+
+    def __post_init__(self) -> None:
+        try:
+            target = int(self.target)  # the start form's select sends the choice as text
+        except (TypeError, ValueError):
+            raise ValueError(
+                f"the target must be a number of points, not {self.target!r}"
+            ) from None
+        if target < 1:
+            raise ValueError(f"the target must be at least 1 point, not {target}")
+        object.__setattr__(self, "target", target)
+
+
+@dataclass(frozen=True)
+class DealRow:
+    number: int
+    dealer: str
+    order: tuple[str, ...]  # first out … last (the one left with cards)
+    points: dict[str, int]
+    scores: dict[str, int]  # running totals after this deal
+
+
+@dataclass(frozen=True)
+class State:
+    players: tuple[str, ...]
+    rules: Rules = Rules()
+    target: int = 15
+    dealer: str = ""
+    scores: dict[str, int] = field(default_factory=dict)
+    pending: tuple[str, ...] = ()  # players out so far in the deal being tapped in
+    sheet: tuple[DealRow, ...] = ()
+    president: str | None = None  # first out in the last deal
+    last: str | None = None  # left with cards in the last deal
+    winner: str | None = None
+    transfers: tuple[Transfer, ...] = ()
+    finished: bool = False
+    standings: tuple[Standing, ...] = ()
+    expected: tuple[str, ...] = EVENT_TYPES
+    log: tuple[str, ...] = ()
+
+
+def placement_points(players: int, trouduc: bool = False) -> tuple[int, ...]:
+    """Points by place of going out, first to last (PR2; Trouduc 2 / 1 / 0)."""
+    if trouduc:
+        return tuple(max(2 - place, 0) for place in range(players))
+    return tuple(range(players - 1, -1, -1))
+
+
+def new_game(
+    players: Sequence[str], rules: Rules = Rules(), first_dealer: str | None = None
+) -> State:
+    players, dealer = seat_players(players, "President", MIN_PLAYERS, MAX_PLAYERS, first_dealer)
+    return State(
+        players=players,
+        rules=rules,
+        target=TROUDUC_TARGET if rules.trouduc else rules.target,
+        dealer=dealer,
+        scores=dict.fromkeys(players, 0),
+    )
+
+
+def apply(state: State, event: Mapping[str, Any]) -> State:
+    if state.finished:
+        raise IllegalEvent(_("the game is over; no more deals can be recorded"))
+    kind = event.get("type")
+    if kind == "out":
+        return _out(state, event.get("player"))
+    if kind == "deal":
+        return _whole_deal(state, event.get("order"))
+    raise IllegalEvent(
+        _("unknown event type {kind}; President records {types}"),
+        kind=repr(kind),
+        types=", ".join(EVENT_TYPES),
+    )
+
+
+def _out(state: State, player: Any) -> State:
+    if player not in state.players:
+        raise IllegalEvent(_("{player} is not a player in this game"), player=repr(player))
+    if player in state.pending:
+        raise IllegalEvent(
+            _("{player} has already gone out in this deal (number {place})"),
+            player=player,
+            place=state.pending.index(player) + 1,
+        )
+    pending = (*state.pending, player)
+    if len(pending) == len(state.players) - 1:
+        last = next(p for p in state.players if p not in pending)
+        return _score(replace(state, pending=()), (*pending, last))
+    return replace(
+        state,
+        pending=pending,
+        transfers=(),
+        expected=("out",),
+        log=(f"{player} går ut som nummer {len(pending)}",),
+    )
+
+
+def _whole_deal(state: State, order: Any) -> State:
+    if state.pending:
+        raise IllegalEvent(
+            _(
+                "a deal is being recorded player by player; finish it (or undo) before giving "
+                "a whole order"
+            )
+        )
+    if not isinstance(order, list | tuple) or not all(isinstance(p, str) for p in order):
+        raise IllegalEvent(_("'order' must list the players in the order they went out"))
+    for player in order:
+        if player not in state.players:
+            raise IllegalEvent(
+                _("order: {player} is not a player in this game"), player=repr(player)
+            )
+        if order.count(player) > 1:
+            raise IllegalEvent(
+                _("order: {player} is listed twice; each player goes out once"), player=player
+            )
+    n = len(state.players)
+    if len(order) not in (n - 1, n):
+        raise IllegalEvent(
+            _(
+                "the order must list all {players} players as they went out (the last may be "
+                "left out), not {count}"
+            ),
+            players=n,
+            count=len(order),
+        )
+    last = [p for p in state.players if p not in order]
+    return _score(state, (*order, *last))
+
+
+def _score(state: State, order: tuple[str, ...]) -> State:
+    number = len(state.sheet) + 1
+    points = dict(zip(order, placement_points(len(order), state.rules.trouduc), strict=True))
+    scores = {p: state.scores[p] + points[p] for p in state.players}
+    row = DealRow(number, state.dealer, order, points, scores)
+    president, last = order[0], order[-1]
+    log = (
+        f"Giv {number}: " + ", ".join(f"{p} +{points[p]}" for p in order),
+        f"{president} president, {last} sist",
+    )
+    state = replace(
+        state,
+        scores=scores,
+        pending=(),
+        sheet=(*state.sheet, row),
+        president=president,
+        last=last,
+        dealer=last,
+        transfers=(),
+        expected=EVENT_TYPES,
+        log=log,
+    )
+    reached = [p for p in state.players if scores[p] >= state.target]
+    if not reached:
+        return state
+    return _finish(state, points)
+
+
+def _finish(state: State, last_points: dict[str, int]) -> State:
+    def rank(player: str) -> tuple[int, int]:
+        return state.scores[player], last_points[player]
+
+    order = sorted(state.players, key=rank, reverse=True)
+    standings: list[Standing] = []
+    for index, player in enumerate(order):
+        tied = index and rank(player) == rank(order[index - 1])
+        placement = standings[-1].placement if tied else index + 1
+        standings.append(Standing(player, placement, state.scores[player]))
+    winner = order[0]
+    return replace(
+        state,
+        winner=winner,
+        finished=True,
+        standings=tuple(standings),
+        expected=(),
+        log=(*state.log, f"{winner} vinner ({state.scores[winner]})"),
+    )

@@ -1,0 +1,235 @@
+"""Stopp: capitals and pot of the basic Swedish stops game (populara_kortspel.sv.txt, "Stopp
+regler"; NOTES.md ST1–ST4).
+
+3–6 players, six cards each. Everyone starts with a capital of 10 units (club option). A deal
+ends when someone plays his last card and nobody beats it; whoever still holds cards pays one
+unit per card into the pot — all he has if that is less (ST1). A player whose capital is gone
+(0, ST2) is out of the game; the last one in takes the pot. When the last two in a deal both go
+out, nobody pays (ST3) — which is simply every hand being empty.
+
+Design — one event per deal:
+
+- ``{"type": "deal", "cards": {player: n, …}}``: the cards each player still in the game held
+  when the deal ended (0–6; the pad's ``p_cards.s0`` fields). Every player still in is listed,
+  at least one with 0 (someone went out), and nobody who is already out.
+- Units are real money or counters (ST4, club option ``real_money``). With real money a unit is
+  worth ``unit_ore`` (club option, default one krona: "tio enkronor"): each payment is a
+  ``Transfer(player, "pot", units × unit_ore)``, and at the end ``Transfer("pot", winner, pot)``
+  — so the ledger's pot account moves exactly as the game's pot. The capitals themselves are the
+  players' own coins on the table and are never posted. With counters there are no transfers.
+- ``capitals + pot`` is constant and nothing is ever negative. The sheet is a tuple of
+  ``DealRow``. The deal passes clockwise among the players still in (the text does not say; the
+  scorer picks the first dealer, G2). Standings: the winner first (score = everything on the
+  table, ``players × capital``), then the others in reverse order of going out; players out in
+  the same deal share a place (all have 0).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from engine.base import POT, Standing, Transfer, seat_players
+from engine.errors import IllegalEvent, _
+
+KEY = "stopp"
+NAMES = {"sv": "Stopp", "en": "Stop"}
+MIN_PLAYERS = 3
+MAX_PLAYERS = 6
+EVENT_TYPES = ("deal",)
+
+HAND = 6  # "Spelarna får 6 kort var."
+
+
+@dataclass(frozen=True)
+class Rules:
+    capital: int = 10  # units each player starts with
+    real_money: bool = True  # ST4: counters move no money
+    unit_ore: int = 100  # what a unit is worth with real money
+
+    LABELS = {
+        "capital": {"sv": "Startkapital (enheter)", "en": "Starting capital (units)"},
+        "real_money": {"sv": "Spela om riktiga pengar", "en": "Play for real money"},
+        "unit_ore": {"sv": "Värde per enhet", "en": "Value of a unit"},
+    }
+
+    def __post_init__(self) -> None:
+        if self.capital < 1:
+            raise ValueError(f"the starting capital must be at least 1 unit, not {self.capital}")
+        if self.unit_ore < 0 or (self.real_money and self.unit_ore == 0):
+            raise ValueError(
+                f"a unit of real money must be worth at least 1 öre, not {self.unit_ore}"
+            )
+
+
+@dataclass(frozen=True)
+class DealRow:
+    number: int
+    dealer: str
+    cards: dict[str, int]  # cards left per player in the deal
+    paid: dict[str, int]  # units paid into the pot (only those who paid)
+    capitals: dict[str, int]  # after the deal
+    pot: int  # after the deal (0 once the winner took it)
+    out: tuple[str, ...] = ()  # out of the game in this deal
+
+
+@dataclass(frozen=True)
+class State:
+    players: tuple[str, ...]
+    rules: Rules = Rules()
+    dealer: str = ""
+    capitals: dict[str, int] = field(default_factory=dict)
+    pot: int = 0  # units
+    pot_ore: int = 0  # the pot in money (0 with counters)
+    active: tuple[str, ...] = ()
+    out: tuple[str, ...] = ()  # in the order they went out
+    out_in_deal: dict[str, int] = field(default_factory=dict)
+    sheet: tuple[DealRow, ...] = ()
+    winner: str | None = None
+    pot_won: int = 0  # units the winner took at the end
+    transfers: tuple[Transfer, ...] = ()
+    finished: bool = False
+    standings: tuple[Standing, ...] = ()
+    expected: tuple[str, ...] = EVENT_TYPES
+    log: tuple[str, ...] = ()
+
+
+def new_game(
+    players: Sequence[str], rules: Rules = Rules(), first_dealer: str | None = None
+) -> State:
+    players, dealer = seat_players(players, "Stopp", MIN_PLAYERS, MAX_PLAYERS, first_dealer)
+    return State(
+        players=players,
+        rules=rules,
+        dealer=dealer,
+        capitals=dict.fromkeys(players, rules.capital),
+        active=players,
+    )
+
+
+def apply(state: State, event: Mapping[str, Any]) -> State:
+    if state.finished:
+        raise IllegalEvent(_("the game is over; no more deals can be recorded"))
+    kind = event.get("type")
+    if kind != "deal":
+        raise IllegalEvent(_("unknown event type {kind}; Stopp records a deal"), kind=repr(kind))
+    return _deal(state, _cards(state, event))
+
+
+def _cards(state: State, event: Mapping[str, Any]) -> dict[str, int]:
+    cards = event.get("cards")
+    if not isinstance(cards, Mapping):
+        raise IllegalEvent(_("'cards' must map each player still in to the cards left in hand"))
+    for player, held in cards.items():
+        if player not in state.players:
+            raise IllegalEvent(
+                _("cards: {player} is not a player in this game"), player=repr(player)
+            )
+        if player not in state.active:
+            raise IllegalEvent(
+                _("{player} is out of the game (no capital left) and holds no cards"),
+                player=player,
+            )
+        if not isinstance(held, int) or isinstance(held, bool):
+            raise IllegalEvent(
+                _("cards: {player} has {value}, not a whole number"),
+                player=player,
+                value=repr(held),
+            )
+        if not 0 <= held <= HAND:
+            raise IllegalEvent(
+                _("cards: {player} cannot hold {count}; a hand has {hand} cards"),
+                player=player,
+                count=held,
+                hand=HAND,
+            )
+    for player in state.active:
+        if player not in cards:
+            raise IllegalEvent(_("cards: how many cards did {player} have left?"), player=player)
+    if all(cards[p] for p in state.active):
+        raise IllegalEvent(_("somebody went out: at least one player has no cards left"))
+    return {p: cards[p] for p in state.active}
+
+
+def _deal(state: State, cards: dict[str, int]) -> State:
+    number = len(state.sheet) + 1
+    unit = state.rules.unit_ore if state.rules.real_money else 0
+    capitals = dict(state.capitals)
+    paid: dict[str, int] = {}
+    transfers: list[Transfer] = []
+    log = [f"Giv {number}"]
+    for player, held in cards.items():
+        amount = min(held, capitals[player])  # ST1: never below zero
+        if not amount:
+            continue
+        paid[player] = amount
+        capitals[player] -= amount
+        if unit:
+            transfers.append(Transfer(player, POT, amount * unit))
+        log.append(f"{player} betalar {amount} ({capitals[player]} kvar)")
+    if not paid:
+        log.append("Ingen betalar")
+    pot = state.pot + sum(paid.values())
+    fallen = tuple(p for p in state.active if capitals[p] == 0)  # ST2
+    active = tuple(p for p in state.active if capitals[p] > 0)
+    log += [f"{p} är ute" for p in fallen]
+    out_in_deal = {**state.out_in_deal, **dict.fromkeys(fallen, number)}
+    winner = active[0] if len(active) == 1 else None
+    won = 0
+    if winner is not None:
+        won = pot
+        if unit and pot:
+            transfers.append(Transfer(POT, winner, pot * unit))
+        capitals[winner] += pot
+        log.append(f"{winner} vinner potten ({pot})")
+        pot = 0
+    row = DealRow(number, state.dealer, dict(cards), paid, dict(capitals), pot, fallen)
+    state = replace(
+        state,
+        capitals=capitals,
+        pot=pot,
+        pot_ore=pot * unit,
+        active=active,
+        out=(*state.out, *fallen),
+        out_in_deal=out_in_deal,
+        sheet=(*state.sheet, row),
+        pot_won=won,
+        transfers=tuple(transfers),
+        log=tuple(log),
+    )
+    if winner is not None:
+        return _finish(state, winner)
+    dealer = _next_in(state.players, state.dealer, active)
+    return replace(state, dealer=dealer, log=(*state.log, f"Ny giv: {dealer} ger"))
+
+
+def _next_in(players: tuple[str, ...], after: str, active: tuple[str, ...]) -> str:
+    start = players.index(after)
+    for step in range(1, len(players) + 1):
+        player = players[(start + step) % len(players)]
+        if player in active:
+            return player
+    raise AssertionError("no player left to deal")  # whoever went out always keeps capital
+
+
+def _finish(state: State, winner: str) -> State:
+    later_is_better = sorted(
+        (p for p in state.players if p != winner), key=lambda p: -state.out_in_deal[p]
+    )
+    standings = [Standing(winner, 1, state.capitals[winner])]
+    for index, player in enumerate(later_is_better, start=2):
+        previous = standings[-1]
+        same_deal = (
+            previous.player != winner
+            and state.out_in_deal[previous.player] == state.out_in_deal[player]
+        )
+        placement = previous.placement if same_deal else index
+        standings.append(Standing(player, placement, state.capitals[player]))
+    return replace(
+        state,
+        winner=winner,
+        finished=True,
+        standings=tuple(standings),
+        expected=(),
+    )

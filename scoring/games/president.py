@@ -1,0 +1,52 @@
+"""The President pad: tap the players in the order they go out; the last one is implied."""
+
+from __future__ import annotations
+
+from engine import president
+
+
+def pad_context(game, state: dict) -> dict:
+    names = {seat.key: seat.name for seat in game.seats.all()}
+    rules = state["rules"]
+    players = state["players"]
+    points = president.placement_points(len(players), trouduc=rules["trouduc"])
+    pending = state.get("pending", [])
+    board = sorted(
+        (
+            {
+                "key": key,
+                "name": names.get(key, key),
+                "score": state["scores"][key],
+                "to_go": max(state["target"] - state["scores"][key], 0),
+                "president": key == state.get("president"),
+                "last": key == state.get("last"),
+            }
+            for key in players
+        ),
+        key=lambda row: -row["score"],
+    )
+    sheet = [
+        {
+            "number": row["number"],
+            "cells": [
+                {"points": row["points"][key], "score": row["scores"][key]} for key in players
+            ],
+        }
+        for row in reversed(state.get("sheet", []))
+    ]
+    return {
+        "pr_variant": "Trouduc" if rules["trouduc"] else "President",
+        "pr_board": board,
+        "pr_gone_out": [
+            {"key": key, "name": names.get(key, key), "place": i + 1, "points": points[i]}
+            for i, key in enumerate(pending)
+        ],
+        "pr_to_go_out": [
+            {"key": key, "name": names.get(key, key)} for key in players if key not in pending
+        ],
+        "pr_place": len(pending) + 1,
+        "pr_last_tap": len(pending) == len(players) - 2,
+        "pr_points_now": points[len(pending)],
+        "pr_sheet": sheet,
+        "pr_names": names,
+    }

@@ -1,0 +1,165 @@
+"""The President pad: players tapped out one by one (the last one implied), refusals that store
+nothing, Trouduc from the start form, the finished game in the league, and the help pages."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from club.models import GameResult
+from scoring import recording
+from scoring.models import Event, Game, GameStatus
+from tests.conftest import client_for
+from tests.factories import make_member
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture
+def players(club, scorer):
+    return [scorer, *(make_member(club, name) for name in ("Bo Ek", "Cilla Ros"))]
+
+
+@pytest.fixture
+def game(club, scorer, players):
+    return recording.start_game(club, "president", players, scorer.user)
+
+
+@pytest.fixture
+def scorer_client(scorer):
+    return client_for(scorer)
+
+
+def pad_url(game):
+    return reverse("scoring:game-detail", args=[game.club.slug, game.pk])
+
+
+def tap_out(client, game, player, key=None):
+    """One tap on a player's button in the "who went out?" form."""
+    data = {
+        "type": "out",
+        "p_player": player,
+        "expected_seq": game.seq,
+        "idempotency_key": key or f"out-{game.seq}",
+    }
+    response = client.post(
+        reverse("scoring:game-event", args=[game.club.slug, game.pk]), data, **HTMX
+    )
+    game.refresh_from_db()
+    return response
+
+
+def test_the_pad_offers_every_player_to_go_out_first(scorer_client, game):
+    page = scorer_client.get(pad_url(game)).content.decode()
+    assert 'data-testid="pr-out"' in page
+    assert all(f'data-testid="pr-out-s{i}"' in page for i in range(3))
+    assert "president.css" in page
+    assert reverse("scoring:game-help", args=["president"]) in page
+
+
+def test_two_taps_score_a_deal_of_three(scorer_client, game):
+    # Three players: 2, 1, 0 points (PR2). Cilla out first, Sune second, Bo left with cards.
+    response = tap_out(scorer_client, game, "s2")
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert 'data-testid="pr-out-s2"' not in page  # already out in this deal
+    assert 'data-testid="pr-gone"' in page
+    assert game.snapshot["pending"] == ["s2"]
+    response = tap_out(scorer_client, game, "s0")
+    assert game.snapshot["scores"] == {"s0": 1, "s1": 0, "s2": 2}
+    assert game.snapshot["sheet"][0]["order"] == ["s2", "s0", "s1"]
+    assert (game.snapshot["president"], game.snapshot["last"]) == ("s2", "s1")
+    page = response.content.decode()
+    assert 'data-testid="pr-out-s2"' in page  # a new deal: everyone again
+    assert "Cilla Ros president, Bo Ek sist" in page
+
+
+def test_a_double_tap_goes_out_once(scorer_client, game):
+    tap_out(scorer_client, game, "s2", key="same")
+    tap_out(scorer_client, game, "s2", key="same")
+    assert Event.objects.filter(game=game).count() == 1
+
+
+def test_a_player_cannot_go_out_twice_in_a_deal(scorer_client, game):
+    tap_out(scorer_client, game, "s2")
+    response = tap_out(scorer_client, game, "s2")
+    assert response.status_code == 422
+    assert "has already gone out in this deal" in response.content.decode()
+    assert game.seq == 1
+
+
+def test_a_whole_order_with_a_player_twice_is_refused(scorer_client, game):
+    data = {
+        "type": "deal",
+        "p_order[]": ["s2", "s0", "s2"],
+        "expected_seq": 0,
+        "idempotency_key": "d",
+    }
+    response = scorer_client.post(
+        reverse("scoring:game-event", args=[game.club.slug, game.pk]), data, **HTMX
+    )
+    assert response.status_code == 422
+    assert "listed twice" in response.content.decode()
+    assert not Event.objects.filter(game=game).exists()
+
+
+def test_a_plain_member_sees_the_sheet_but_no_buttons(club, game):
+    viewer = client_for(make_member(club, "Vera Tittare"))
+    page = viewer.get(pad_url(game)).content.decode()
+    assert 'data-testid="pr-sheet"' in page
+    assert 'data-testid="pr-out"' not in page
+
+
+def test_trouduc_from_the_start_form_reaches_the_league(
+    scorer_client, club, players, django_capture_on_commit_callbacks
+):
+    url = reverse("scoring:game-start", args=[club.slug, "president"])
+    page = scorer_client.get(url).content.decode()
+    assert "rule_target" in page
+    assert "rule_trouduc" in page
+    response = scorer_client.post(
+        url,
+        {
+            "players": [p.pk for p in players],
+            "order": ",".join(str(p.pk) for p in players),
+            "rule_target": "25",
+            "rule_trouduc": "on",
+        },
+    )
+    assert response.status_code == 302
+    game = Game.objects.get(game_key="president")
+    assert game.snapshot["target"] == 11  # Trouduc: first to 11 (PR3)
+    # s1 first and s0 second five times: s1 10, s0 5; then s1 first once more: 12.
+    for _ in range(5):
+        tap_out(scorer_client, game, "s1")
+        tap_out(scorer_client, game, "s0")
+    assert game.snapshot["scores"] == {"s0": 5, "s1": 10, "s2": 0}
+    assert "Trouduc" in scorer_client.get(pad_url(game)).content.decode()
+    tap_out(scorer_client, game, "s1")
+    with django_capture_on_commit_callbacks(execute=True):
+        response = tap_out(scorer_client, game, "s2")
+    assert game.status == GameStatus.FINISHED
+    assert game.snapshot["winner"] == "s1"
+    assert 'data-testid="winner"' in response.content.decode()
+    assert 'data-testid="pr-out"' not in response.content.decode()
+    rows = {r.seat: r for r in GameResult.objects.filter(game_ref=game.ref)}
+    assert {seat: (r.placement, r.score) for seat, r in rows.items()} == {
+        1: (1, 12),
+        0: (2, 5),
+        2: (3, 1),
+    }
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("sv", ["President", "Trouduc", "15", "25", "11", "sista given"]),
+        ("en", ["President", "Trouduc", "15", "25", "11", "last deal"]),
+    ],
+)
+def test_the_help_page_explains_the_scoring_in_both_languages(client, language, words):
+    page = client.get(
+        reverse("scoring:game-help", args=["president"]), HTTP_ACCEPT_LANGUAGE=language
+    ).content.decode()
+    for word in words:
+        assert word in page

@@ -1,0 +1,168 @@
+"""The Stopp pad: a deal recorded from the card-count chips, the ledger's pot account moving
+exactly as the game's pot (real money), counters moving nothing, refusals that store nothing,
+the finished game in the league, and the help pages."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from club import ledger
+from club.models import Account, GameResult
+from scoring import recording
+from scoring.models import Event, GameStatus
+from tests.conftest import client_for
+from tests.factories import make_member
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture
+def players(club, scorer):
+    return [scorer, *(make_member(club, name) for name in ("Bo Ek", "Cilla Ros"))]
+
+
+@pytest.fixture
+def game(club, scorer, players):
+    return recording.start_game(club, "stopp", players, scorer.user, rules={"capital": 5})
+
+
+@pytest.fixture
+def scorer_client(scorer):
+    return client_for(scorer)
+
+
+def pad_url(game):
+    return reverse("scoring:game-detail", args=[game.club.slug, game.pk])
+
+
+def record(client, game, cards, key=None):
+    """Post the deal form: one radio per player still in, ``p_cards.s<n>``."""
+    data = {"type": "deal", "expected_seq": game.seq, "idempotency_key": key or f"d{game.seq}"}
+    data.update({f"p_cards.{player}": str(n) for player, n in cards.items()})
+    response = client.post(
+        reverse("scoring:game-event", args=[game.club.slug, game.pk]), data, **HTMX
+    )
+    game.refresh_from_db()
+    return response
+
+
+def pot_balance(club):
+    account = Account.objects.filter(club=club, key="pot:stopp").first()
+    return ledger.balance(account) if account else 0
+
+
+def test_the_pad_asks_for_everyones_cards(scorer_client, game):
+    page = scorer_client.get(pad_url(game)).content.decode()
+    assert 'data-testid="st-deal"' in page
+    assert all(f'data-testid="st-cards-s{i}-6"' in page for i in range(3))
+    assert 'data-testid="st-cards-s0-7"' not in page
+    assert "stopp.css" in page
+    assert reverse("scoring:game-help", args=["stopp"]) in page
+
+
+def test_the_ledger_pot_follows_the_games_pot_to_the_winner(
+    scorer_client, club, game, players, django_capture_on_commit_callbacks
+):
+    # Capital 5 units of 1 krona. Deal 1: s0 out, s1 pays 3, s2 pays 6 → only 5 (ST1) and is
+    # out. Deal 2: s1 out, s0 pays 4. Deal 3: s0 out, s1 pays 2 → all he has: s0 takes the pot.
+    response = record(scorer_client, game, {"s0": 0, "s1": 3, "s2": 6})
+    assert response.status_code == 200
+    assert game.snapshot["pot"] == 8
+    assert game.snapshot["active"] == ["s0", "s1"]
+    assert pot_balance(club) == game.snapshot["pot_ore"] == 800
+    assert ledger.balance(ledger.member_account(players[2])) == -500
+    page = response.content.decode()
+    assert 'data-testid="st-cards-s2-0"' not in page  # s2 is out: no row any more
+    assert "Cilla Ros betalar 5" in page
+    record(scorer_client, game, {"s0": 4, "s1": 0})
+    assert pot_balance(club) == game.snapshot["pot_ore"] == 1200
+    with django_capture_on_commit_callbacks(execute=True):
+        response = record(scorer_client, game, {"s0": 0, "s1": 3})
+    assert game.status == GameStatus.FINISHED
+    assert game.snapshot["winner"] == "s0"
+    assert game.snapshot["capitals"] == {"s0": 15, "s1": 0, "s2": 0}
+    assert pot_balance(club) == game.snapshot["pot_ore"] == 0
+    balances = [ledger.balance(ledger.member_account(p)) for p in players]
+    assert balances == [1000, -500, -500]
+    assert 'data-testid="winner"' in response.content.decode()
+    rows = {r.seat: r for r in GameResult.objects.filter(game_ref=game.ref)}
+    assert {seat: (r.placement, r.net_ore) for seat, r in rows.items()} == {
+        0: (1, 1000),
+        1: (2, -500),
+        2: (3, -500),
+    }
+
+
+def test_undo_takes_the_money_back_out_of_the_pot(scorer_client, club, game):
+    record(scorer_client, game, {"s0": 0, "s1": 3, "s2": 2})
+    assert pot_balance(club) == 500
+    response = scorer_client.post(
+        reverse("scoring:game-event", args=[club.slug, game.pk]),
+        {"type": "undo", "expected_seq": game.seq, "idempotency_key": "u"},
+        **HTMX,
+    )
+    assert response.status_code == 200
+    game.refresh_from_db()
+    assert game.snapshot["pot"] == 0
+    assert pot_balance(club) == 0
+
+
+def test_counters_move_no_money(scorer_client, club, scorer, players):
+    game = recording.start_game(
+        club, "stopp", players, scorer.user, rules={"capital": 2, "real_money": False}
+    )
+    record(scorer_client, game, {"s0": 0, "s1": 3, "s2": 3})
+    assert game.status == GameStatus.FINISHED
+    assert game.snapshot["winner"] == "s0"
+    assert pot_balance(club) == 0
+    assert all(ledger.balance(ledger.member_account(p)) == 0 for p in players)
+    assert Event.objects.get(game=game).money is None
+
+
+@pytest.mark.parametrize(
+    ("cards", "message"),
+    [
+        ({"s0": 0, "s1": 7, "s2": 1}, "a hand has 6 cards"),
+        ({"s0": 1, "s1": 2, "s2": 1}, "somebody went out"),
+        ({"s0": 0, "s1": 2}, "have left?"),
+    ],
+)
+def test_bad_input_is_refused_with_422_and_nothing_is_stored(
+    scorer_client, club, game, cards, message
+):
+    response = record(scorer_client, game, cards)
+    assert response.status_code == 422
+    assert message in response.content.decode()
+    assert not Event.objects.filter(game=game).exists()
+    assert pot_balance(club) == 0
+
+
+def test_a_player_who_is_out_cannot_be_recorded(scorer_client, game):
+    record(scorer_client, game, {"s0": 0, "s1": 1, "s2": 6})
+    response = record(scorer_client, game, {"s0": 0, "s1": 1, "s2": 1})
+    assert response.status_code == 422
+    assert "Cilla Ros" in response.content.decode()
+    assert game.seq == 1
+
+
+def test_a_plain_member_sees_the_sheet_but_no_form(club, game):
+    viewer = client_for(make_member(club, "Vera Tittare"))
+    page = viewer.get(pad_url(game)).content.decode()
+    assert 'data-testid="st-sheet"' in page
+    assert 'data-testid="st-deal"' not in page
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("sv", ["kapital", "10 enheter", "potten", "räknemarker"]),
+        ("en", ["capital", "10 units", "pot", "counters"]),
+    ],
+)
+def test_the_help_page_explains_the_scoring_in_both_languages(client, language, words):
+    page = client.get(
+        reverse("scoring:game-help", args=["stopp"]), HTTP_ACCEPT_LANGUAGE=language
+    ).content.decode()
+    for word in words:
+        assert word in page
