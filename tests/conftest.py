@@ -16,6 +16,13 @@ def fast_password_hashing(settings):
 
 
 @pytest.fixture
+def in_english(settings):
+    """Pages in English: for tests that read the engine's messages word for word (the UI is
+    Swedish by default, and the messages are translated)."""
+    settings.LANGUAGE_CODE = "en"
+
+
+@pytest.fixture
 def club(db):
     return make_club("Kortklubben Spader Kung")
 

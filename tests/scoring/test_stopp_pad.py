@@ -16,6 +16,9 @@ from tests.factories import make_member
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
+# The refusals are read word for word, in English.
+pytestmark = pytest.mark.usefixtures("in_english")
+
 
 @pytest.fixture
 def players(club, scorer):
