@@ -1,0 +1,824 @@
+"""Kungsholmskille: one evening at the table, deal by deal, with the club's pot that carries over
+(kungsholmskille.sv.txt; NOTES.md K1–K11).
+
+The engine follows a deal as the table experiences it, one event per thing that happens, so the
+pad can ask "what just happened?" and offer one button per player.
+
+Phases of a deal (``State.phase``) and the events each accepts
+- ``ante`` — only at the start of an evening whose pot is empty, or every evening with the club
+  option ``opening_stake_each_evening`` (K2). ``{"type": "ante"}``: everyone pays the base
+  stake into the pot.
+- ``declare`` — the first declaration, clockwise from förhand (left of the dealer):
+  ``{"type": "bud" | "knock", "player": p}``, each in turn (``State.to_act``). All bud is a
+  budrunda: everyone pays the small stake and the deal passes.
+- ``fold`` — after a knock: everyone but the knocker (K3), from his left round to his right, may
+  fold: ``{"type": "fold", "player": p}``. The players before a folder in that order are taken
+  to have stayed, so only folds are tapped; ``State.may_fold`` lists who still may. A folding
+  förhand hands the role to the nearest player still in on his left (K9). When all but the
+  knocker have folded he takes the whole pot without play and everyone pays the small stake
+  (K6). The fold round closes when the last in the order has had his chance, or as soon as the
+  exchange or the second declaration is recorded.
+- ``declare2`` — the optional exchange ``{"type": "exchange", "counts": {p: 0–2}}`` (the app
+  only keeps the counts), then the second declaration clockwise from förhand among the players
+  still in: ``bud`` / ``knock``; folding is no longer allowed. All bud is a budrunda in which only
+  the folders pay the small stake if anyone folded, else everyone (K4).
+- ``tricks`` — either the four tricks, each ``{"type": "trick", "cards": {p: card}}`` for every
+  player still in (the engine knows the play order: förhand leads, then the winner of each
+  trick), or just ``{"type": "fourth_trick", "player": p}``. The highest card wins a trick, the
+  later of two equal highest. The play rule (overtake or equal if you can, else play your lowest)
+  is checked as far as the recorded cards tell: a play is refused as soon as a card the player
+  shows later (in a later trick or at the showing) proves he had a card the rule required.
+- ``showing`` — clockwise from the fourth-trick winner among the players still in: ``bud`` or
+  ``{"type": "show", "player": p}`` (lägga upp). All bud is a budrunda paid as in ``declare2``.
+- ``reveal`` — once someone shows, everyone shows: ``{"type": "reveal", "cards": {p: card}}``
+  for every player still in. ``settle_showing`` decides and pays (below); the pot goes out.
+
+Money (K1): every stake and payment is a ``Transfer`` between a player and ``"pot"``; the next
+deal's stakes are posted with the deal that caused them, so the pot after each event is the pot
+for the next deal. A deal moves money only when it ends (and the opening stake), so
+``State.pot_ore`` never goes negative (K11): each payout is the whole pot.
+
+Settling a showing (``settle_showing``, a pure calculator): the first shower wins with the
+lowest card; otherwise the other player with an equal or lower card wins, and with two of them
+tied the one seated last counting clockwise from the fourth-trick winner (K7). A beaten first
+shower pays the winner as much as the pot held (K8) — into the pot, which pays the winner pot
+and penalty together. Next deal's stakes: each loser at the showing pays the base stake; the
+winner and the folders play free; with two at the showing (club option, K5) the loser pays base
++ small and every other player at the table the small stake. Three equal cards are refused.
+
+The evening has no natural end: ``{"type": "end_evening"}`` between deals finishes the game with
+standings by net money won (placement 1 = most; ``Standing.score`` in öre) and
+``league_details[p]["pots_won"]``. Whatever is in the pot stays in the club's pot account; the
+next evening's ``new_game(..., pot_ore=…)`` starts with it.
+
+Every deal that ends leaves a ``DealRow`` in ``State.deals`` (what happened and who paid what);
+``State.won_ore`` is each player's net over the evening. Card names are the ``KilleRank`` labels
+(``"blaren"``, ``"7"``, ``"värdshus"``); anything ``parse_kille_card`` reads is accepted.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from engine.base import POT, Standing, Transfer, net_by_account, placements, seat_players
+from engine.cards import KilleRank, parse_kille_card
+from engine.errors import CardError, IllegalEvent
+
+KEY = "kille"
+NAMES = {"sv": "Kille", "en": "Kille"}
+MIN_PLAYERS, MAX_PLAYERS = 2, 6
+EVENT_TYPES = (
+    "ante",
+    "bud",
+    "knock",
+    "fold",
+    "exchange",
+    "trick",
+    "fourth_trick",
+    "show",
+    "reveal",
+    "end_evening",
+)
+
+TRICKS = 4
+MAX_EXCHANGE = 2
+COPIES = 2  # the Kille deck has two of every rank
+
+
+@dataclass(frozen=True)
+class Rules:
+    base_stake_ore: int = 200  # "en insats på två kronor"; after a showing, each loser
+    small_stake_ore: int = 100  # after a budrunda and a walkover
+    two_player_rule: bool = True  # K5: with two at the showing, pay as if a budrunda followed
+    opening_stake_each_evening: bool = False  # K2: else only when the pot starts empty
+
+    def __post_init__(self) -> None:
+        for name in ("base_stake_ore", "small_stake_ore"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValueError(f"{name} must be a whole number of öre, 0 or more, not {value!r}")
+
+
+@dataclass(frozen=True)
+class Trick:
+    leader: str
+    plays: tuple[tuple[str, str], ...]  # (player, card) in play order
+    winner: str
+
+
+@dataclass(frozen=True)
+class DealRow:
+    """One finished deal: what happened and the money it moved (next deal's stakes included)."""
+
+    number: int
+    dealer: str
+    outcome: str  # "budrunda", "walkover" (all but one folded) or "showing"
+    pot_before: int
+    pot_after: int
+    nets: dict[str, int]
+    winner: str | None = None
+    knocker: str | None = None
+    folded: tuple[str, ...] = ()
+    fourth_trick: str | None = None
+    first_shower: str | None = None
+    cards: dict[str, str] = field(default_factory=dict)
+    penalty_ore: int = 0
+
+
+@dataclass(frozen=True)
+class Settlement:
+    """The result of one showing: who wins and every transfer, next deal's stakes included."""
+
+    winner: str
+    first: str
+    lowest: str
+    pot_ore: int
+    penalty_ore: int
+    transfers: tuple[Transfer, ...]
+    nets: dict[str, int]
+    pot_after_ore: int
+    two_player: bool
+    lines: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class State:
+    players: tuple[str, ...]
+    rules: Rules
+    dealer: str
+    forhand: str
+    pot_ore: int
+    start_pot_ore: int
+    phase: str = "declare"
+    deal_no: int = 1
+    calls: tuple[tuple[str, str], ...] = ()  # this round's calls: (player, "bud"/"knock"/…)
+    knocker: str | None = None
+    active: tuple[str, ...] = ()  # players still in the deal, in seat order
+    folded: tuple[str, ...] = ()
+    may_fold: tuple[str, ...] = ()
+    exchanged: dict[str, int] = field(default_factory=dict)
+    tricks: tuple[Trick, ...] = ()
+    leader: str | None = None
+    fourth_trick: str | None = None
+    first_shower: str | None = None
+    to_act: str | None = None
+    won_ore: dict[str, int] = field(default_factory=dict)
+    pots_won: dict[str, int] = field(default_factory=dict)
+    deals: tuple[DealRow, ...] = ()
+    transfers: tuple[Transfer, ...] = ()
+    finished: bool = False
+    standings: tuple[Standing, ...] = ()
+    expected: tuple[str, ...] = ()
+    log: tuple[str, ...] = ()
+    league_details: dict[str, dict[str, int]] = field(default_factory=dict)
+
+
+_STATE_FIELDS = frozenset(f.name for f in fields(State))
+
+
+def _update(state: State, **changes: Any) -> State:
+    """``dataclasses.replace`` for ``State`` without re-running ``__init__``: State checks
+    nothing on creation, and a replay makes several of these per event (a third of the time
+    of replaying an evening went into ``replace``)."""
+    unknown = changes.keys() - _STATE_FIELDS
+    if unknown:
+        raise TypeError(f"State has no field {', '.join(sorted(unknown))}")
+    new = object.__new__(State)
+    new.__dict__.update(state.__dict__)
+    new.__dict__.update(changes)
+    return new
+
+
+# --- small helpers ---------------------------------------------------------------------------
+
+
+def kr(amount_ore: int) -> str:
+    """Money in a log line: ``12 kr``, ``12,50 kr``."""
+    kronor, ore = divmod(amount_ore, 100)
+    return f"{kronor} kr" if not ore else f"{kronor},{ore:02d} kr"
+
+
+def clockwise(players: Sequence[str], start: str, among: Iterable[str]) -> list[str]:
+    """The players of ``among`` in clockwise order, starting at ``start`` (inclusive)."""
+    members = set(among)
+    i = players.index(start)
+    n = len(players)
+    return [players[(i + s) % n] for s in range(n) if players[(i + s) % n] in members]
+
+
+def left_of(players: Sequence[str], player: str) -> str:
+    return players[(players.index(player) + 1) % len(players)]
+
+
+def card(text: KilleRank | str | int) -> KilleRank:
+    """A Kille card from an event; ``IllegalEvent`` with the parser's message if it is none."""
+    if isinstance(text, KilleRank):
+        return text
+    if isinstance(text, bool) or not isinstance(text, str | int):
+        raise IllegalEvent(f"{text!r} is not in the Kille deck")
+    try:
+        return parse_kille_card(str(text))
+    except CardError as error:
+        raise IllegalEvent(f"{error}; it is not in the Kille deck") from None
+
+
+def check_copies(ranks: Iterable[KilleRank]) -> None:
+    """K7: two of each rank, so three equal cards mean a recording error."""
+    for rank, count in Counter(ranks).items():
+        if count > COPIES:
+            raise IllegalEvent(
+                f"{rank.label} is recorded {count} times, but the deck has only two of each card"
+            )
+
+
+def _pay(players: Iterable[str], amount: int) -> list[Transfer]:
+    return [Transfer(p, POT, amount) for p in players] if amount > 0 else []
+
+
+# --- the settlement calculator ---------------------------------------------------------------
+
+
+def showing_winner(
+    cards: Mapping[str, KilleRank], first: str, fourth_trick: str, seat_order: Sequence[str]
+) -> str:
+    """Who takes the pot: the first shower if he alone is lowest, else the other with an equal
+    or lower card; of two such, the one seated last clockwise from the fourth-trick winner."""
+    lowest = min(cards.values())
+    others = [p for p, rank in cards.items() if rank == lowest and p != first]
+    if not others:
+        return first
+    if len(others) == 1:
+        return others[0]
+    order = clockwise(seat_order, fourth_trick, cards)
+    return max(others, key=order.index)
+
+
+def settle_showing(
+    cards: Mapping[str, KilleRank | str],
+    first: str,
+    fourth_trick: str,
+    pot_ore: int,
+    players: Sequence[str] | None = None,
+    rules: Rules = Rules(),
+) -> Settlement:
+    """Settle one showing: ``cards`` maps each player at the showing to his last card, ``first``
+    showed first, ``fourth_trick`` won the fourth trick, ``pot_ore`` is the pot at the showing,
+    ``players`` everyone at the table in seat order (folders too; default: the showers in the
+    order given). Returns the winner and every transfer, next deal's stakes included."""
+    ranks = {p: card(c) for p, c in cards.items()}
+    seats = tuple(players) if players is not None else tuple(ranks)
+    if len(ranks) < 2:
+        raise IllegalEvent("a showing needs at least two players")
+    for player in ranks:
+        if player not in seats:
+            raise IllegalEvent(f"{player!r} is not at the table")
+    if first not in ranks:
+        raise IllegalEvent(f"the first shower {first!r} is not among the players at the showing")
+    if fourth_trick not in ranks:
+        raise IllegalEvent(f"the fourth-trick winner {fourth_trick!r} is not at the showing")
+    if isinstance(pot_ore, bool) or not isinstance(pot_ore, int) or pot_ore < 0:
+        raise IllegalEvent(f"the pot cannot be negative or fractional: {pot_ore!r}")
+    check_copies(ranks.values())
+
+    winner = showing_winner(ranks, first, fourth_trick, seats)
+    penalty = pot_ore if winner != first else 0
+    transfers: list[Transfer] = []
+    lines = [
+        f"{first} lägger upp: " + ", ".join(f"{p} {ranks[p].label}" for p in seats if p in ranks)
+    ]
+    if penalty:
+        transfers.append(Transfer(first, POT, penalty))
+    if pot_ore + penalty:
+        transfers.append(Transfer(POT, winner, pot_ore + penalty))
+    if winner == first:
+        lines.append(f"{winner} har lägst och vinner potten {kr(pot_ore)}")
+    else:
+        lines.append(
+            f"{winner} har {ranks[winner].label} och vinner potten {kr(pot_ore)}; "
+            f"{first} betalar {winner} lika mycket ({kr(penalty)})"
+        )
+
+    losers = [p for p in seats if p in ranks and p != winner]
+    two_player = len(ranks) == 2 and rules.two_player_rule
+    base, small = rules.base_stake_ore, rules.small_stake_ore
+    if two_player:
+        # K5: as if a budrunda followed at once; the deal still passes only one seat.
+        (loser,) = losers
+        transfers += _pay([loser], base + small)
+        transfers += _pay([p for p in seats if p != loser], small)
+        lines.append(f"Två i visningen: {loser} sätter {kr(base + small)}, övriga {kr(small)}")
+    else:
+        transfers += _pay(losers, base)
+        if losers and base:
+            lines.append(f"Insats till nästa giv: {', '.join(losers)} {kr(base)} var")
+    nets = net_by_account(transfers)
+    return Settlement(
+        winner=winner,
+        first=first,
+        lowest=min(ranks.values()).label,
+        pot_ore=pot_ore,
+        penalty_ore=penalty,
+        transfers=tuple(transfers),
+        nets={p: nets.get(p, 0) for p in seats},
+        pot_after_ore=pot_ore + nets.get(POT, 0),
+        two_player=two_player,
+        lines=tuple(lines),
+    )
+
+
+# --- the trick rule --------------------------------------------------------------------------
+
+
+def check_tricks(
+    tricks: Sequence[Sequence[tuple[str, KilleRank]]],
+    last: Mapping[str, KilleRank] | None = None,
+) -> None:
+    """Refuse a play that the cards shown later prove illegal.
+
+    "Om spelaren på tur har ett eller flera kort av minst lika hög valör som den dittills högsta
+    … måste hen sticka över med något av dessa kort. Om spelaren inte kan sticka över, måste hen
+    spela sin lägsta valör på handen." A player's hand at trick j holds every card he plays from
+    trick j on, and his last card."""
+    later: dict[str, list[tuple[KilleRank, str]]] = {}
+    for player, rank in (last or {}).items():
+        later.setdefault(player, []).append((rank, "shown at the end"))
+    checks: list[tuple[int, str, KilleRank, KilleRank, list[tuple[KilleRank, str]]]] = []
+    for number in range(len(tricks), 0, -1):
+        highest: KilleRank | None = None
+        plays = tricks[number - 1]
+        for player, rank in plays:
+            if highest is not None:
+                checks.append((number, player, rank, highest, list(later.get(player, []))))
+            highest = rank if highest is None else max(highest, rank)
+        for player, rank in plays:
+            later.setdefault(player, []).append((rank, f"played in trick {number}"))
+    for number, player, rank, highest, held in sorted(checks, key=lambda c: c[0]):
+        if rank >= highest:
+            continue
+        for other, where in held:
+            if other >= highest:
+                raise IllegalEvent(
+                    f"{player} played {rank.label} in trick {number} under {highest.label}, but "
+                    f"held {other.label} ({where}): a player who can overtake or equal must"
+                )
+        for other, where in held:
+            if other < rank:
+                raise IllegalEvent(
+                    f"{player} played {rank.label} in trick {number}, but held the lower "
+                    f"{other.label} ({where}): a player who cannot overtake must play his "
+                    "lowest card"
+                )
+
+
+# --- the game --------------------------------------------------------------------------------
+
+
+def new_game(
+    players: Sequence[str],
+    rules: Rules = Rules(),
+    first_dealer: str | None = None,
+    pot_ore: int = 0,
+) -> State:
+    seated, dealer = seat_players(players, "Kille", MIN_PLAYERS, MAX_PLAYERS, first_dealer)
+    if isinstance(pot_ore, bool) or not isinstance(pot_ore, int) or pot_ore < 0:
+        raise IllegalEvent(f"the pot cannot start negative or fractional: {pot_ore!r}")
+    needs_ante = pot_ore == 0 or rules.opening_stake_each_evening
+    forhand = left_of(seated, dealer)
+    state = State(
+        players=seated,
+        rules=rules,
+        dealer=dealer,
+        forhand=forhand,
+        pot_ore=pot_ore,
+        start_pot_ore=pot_ore,
+        phase="ante" if needs_ante else "declare",
+        active=seated,
+        won_ore=dict.fromkeys(seated, 0),
+        pots_won=dict.fromkeys(seated, 0),
+    )
+    return _with_turn(state)
+
+
+def apply(state: State, event: Mapping[str, Any]) -> State:
+    if state.finished:
+        raise IllegalEvent("the evening is over; start a new game for the next evening")
+    kind = event.get("type")
+    handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
+    if handler is None:
+        raise IllegalEvent(f"unknown event {kind!r}; Kille records {', '.join(EVENT_TYPES)}")
+    return _with_turn(handler(_update(state, transfers=(), log=()), event))
+
+
+def _player(state: State, event: Mapping[str, Any]) -> str:
+    player = event.get("player")
+    if player is None:
+        raise IllegalEvent("say which player acted")
+    if player not in state.players:
+        raise IllegalEvent(f"{player!r} is not at the table")
+    return player
+
+
+def _round_order(state: State) -> list[str]:
+    """Who speaks, in order, in the current round of calls."""
+    if state.phase == "declare":
+        return clockwise(state.players, state.forhand, state.players)
+    if state.phase == "declare2":
+        return clockwise(state.players, state.forhand, state.active)
+    if state.phase == "showing":
+        assert state.fourth_trick is not None
+        return clockwise(state.players, state.fourth_trick, state.active)
+    return []
+
+
+def _check_turn(state: State, player: str) -> None:
+    if player not in state.active:
+        raise IllegalEvent(f"{player} has folded and is out of this deal")
+    if player != state.to_act:
+        order = _round_order(state)
+        raise IllegalEvent(
+            f"it is {state.to_act}'s turn, not {player}'s: the calls go clockwise from {order[0]}"
+        )
+
+
+def _with_turn(state: State) -> State:
+    """Fill in whose turn it is and what may come next."""
+    order = _round_order(state)
+    to_act = order[len(state.calls)] if len(state.calls) < len(order) else None
+    if state.phase == "fold":
+        to_act = state.may_fold[0] if state.may_fold else None
+    expected = {
+        "ante": ("ante", "end_evening"),
+        "declare": ("bud", "knock") + (() if state.calls else ("end_evening",)),
+        "fold": ("fold", "exchange", "bud", "knock"),
+        "declare2": (("exchange",) if not state.calls and not state.exchanged else ())
+        + ("bud", "knock"),
+        "tricks": ("trick", "fourth_trick"),
+        "showing": ("bud", "show"),
+        "reveal": ("reveal",),
+        "over": (),
+    }[state.phase]
+    return _update(state, to_act=to_act, expected=expected)
+
+
+def _money(state: State, transfers: Sequence[Transfer]) -> tuple[int, dict[str, int]]:
+    nets = net_by_account(transfers)
+    pot = state.pot_ore + nets.get(POT, 0)
+    if pot < 0:  # K11: a payout larger than the pot is a recording error
+        raise IllegalEvent(f"the pot holds {kr(state.pot_ore)} and cannot pay out more")
+    won = {p: state.won_ore[p] + nets.get(p, 0) for p in state.players}
+    return pot, won
+
+
+def _end_deal(
+    state: State,
+    outcome: str,
+    transfers: Sequence[Transfer],
+    lines: Sequence[str],
+    *,
+    winner: str | None = None,
+    cards: Mapping[str, str] | None = None,
+    penalty: int = 0,
+) -> State:
+    """Book the deal's money (next deal's stakes included, K1) and pass the deal one seat."""
+    pot, won = _money(state, transfers)
+    nets = net_by_account(transfers)
+    row = DealRow(
+        number=state.deal_no,
+        dealer=state.dealer,
+        outcome=outcome,
+        pot_before=state.pot_ore,
+        pot_after=pot,
+        nets={p: nets.get(p, 0) for p in state.players},
+        winner=winner,
+        knocker=state.knocker,
+        folded=state.folded,
+        fourth_trick=state.fourth_trick,
+        first_shower=state.first_shower,
+        cards=dict(cards or {}),
+        penalty_ore=penalty,
+    )
+    pots_won = dict(state.pots_won)
+    if winner is not None:
+        pots_won[winner] += 1
+    dealer = left_of(state.players, state.dealer)
+    return _update(
+        state,
+        phase="declare",
+        dealer=dealer,
+        forhand=left_of(state.players, dealer),
+        deal_no=state.deal_no + 1,
+        calls=(),
+        knocker=None,
+        active=state.players,
+        folded=(),
+        may_fold=(),
+        exchanged={},
+        tricks=(),
+        leader=None,
+        fourth_trick=None,
+        first_shower=None,
+        pot_ore=pot,
+        won_ore=won,
+        pots_won=pots_won,
+        deals=(*state.deals, row),
+        transfers=tuple(transfers),
+        log=(*state.log, *lines, f"Ny giv: {dealer} ger"),
+    )
+
+
+def _budrunda(state: State) -> State:
+    """All said bud. In the first declaration everyone pays the small stake; later (K4) only the
+    folders if anyone folded, else everyone."""
+    payers = state.folded if state.folded else state.players
+    small = state.rules.small_stake_ore
+    who = "alla" if payers == state.players else ", ".join(payers)
+    return _end_deal(
+        state, "budrunda", _pay(payers, small), [f"Budrunda: {who} betalar {kr(small)}"]
+    )
+
+
+# --- handlers --------------------------------------------------------------------------------
+
+
+def _on_ante(state: State, event: Mapping[str, Any]) -> State:
+    if state.phase != "ante":
+        if not state.deals and not state.calls and state.phase == "declare":
+            raise IllegalEvent(
+                "no opening stake: the pot carried over from last time already holds the stakes"
+            )
+        raise IllegalEvent("the opening stake is paid once, before the first deal")
+    base = state.rules.base_stake_ore
+    transfers = _pay(state.players, base)
+    pot, won = _money(state, transfers)
+    return _update(
+        state,
+        phase="declare",
+        pot_ore=pot,
+        won_ore=won,
+        transfers=tuple(transfers),
+        log=(f"Insats: alla sätter {kr(base)} i potten",),
+    )
+
+
+def _close_fold_round(state: State) -> State:
+    if state.phase == "fold":
+        return _with_turn(_update(state, phase="declare2", may_fold=(), calls=()))
+    return state
+
+
+def _refuse_outside_calls(state: State, what: str) -> None:
+    messages = {
+        "ante": "pay the opening stake first",
+        "tricks": "the cards are being played: record the tricks or who took the fourth trick",
+        "reveal": "the cards are on the table: record what everyone showed",
+    }
+    raise IllegalEvent(f"{what} is not possible now: {messages.get(state.phase, state.phase)}")
+
+
+def _on_bud(state: State, event: Mapping[str, Any]) -> State:
+    player = _player(state, event)
+    state = _close_fold_round(state)
+    if state.phase not in ("declare", "declare2", "showing"):
+        _refuse_outside_calls(state, "bud")
+    _check_turn(state, player)
+    state = _update(state, calls=(*state.calls, (player, "bud")), log=(f"{player} bud",))
+    if len(state.calls) == len(_round_order(state)):
+        return _budrunda(state)
+    return state
+
+
+def _on_knock(state: State, event: Mapping[str, Any]) -> State:
+    player = _player(state, event)
+    if state.phase in ("showing", "reveal"):
+        raise IllegalEvent(
+            "the showing round has begun: a knock is no longer possible (say bud or lägg upp)"
+        )
+    state = _close_fold_round(state)
+    if state.phase not in ("declare", "declare2"):
+        _refuse_outside_calls(state, "a knock")
+    _check_turn(state, player)
+    if state.phase == "declare":
+        others = [p for p in state.players if p != player]
+        return _update(
+            state,
+            phase="fold",
+            knocker=player,
+            calls=(),
+            may_fold=tuple(clockwise(state.players, left_of(state.players, player), others)),
+            log=(f"{player} knackar",),
+        )
+    return _update(
+        state,
+        phase="tricks",
+        calls=(*state.calls, (player, "knock")),
+        leader=state.forhand,  # "Förhand spelar ut till det första sticket."
+        log=(f"{player} knackar – spel",),
+    )
+
+
+def _on_fold(state: State, event: Mapping[str, Any]) -> State:
+    player = _player(state, event)
+    if state.phase == "declare":
+        raise IllegalEvent("nobody has knocked yet: folding comes after a knock")
+    if state.phase != "fold":
+        raise IllegalEvent(
+            "folding is no longer allowed: the exchange or the second declaration has begun"
+        )
+    if player == state.knocker:
+        raise IllegalEvent(f"{player} knocked and cannot fold")
+    if player in state.folded:
+        raise IllegalEvent(f"{player} has already folded")
+    if player not in state.may_fold:
+        raise IllegalEvent(
+            f"it is too late for {player} to fold: the turn goes clockwise from the knocker's "
+            f"left and has passed {player}"
+        )
+    may_fold = state.may_fold[state.may_fold.index(player) + 1 :]
+    active = tuple(p for p in state.active if p != player)
+    forhand = state.forhand
+    line = f"{player} lägger sig"
+    if player == forhand:
+        forhand = clockwise(state.players, player, active)[0]  # K9
+        line += f"; {forhand} blir förhand"
+    state = _update(
+        state,
+        folded=(*state.folded, player),
+        active=active,
+        may_fold=may_fold,
+        forhand=forhand,
+        log=(line,),
+    )
+    if len(active) == 1:
+        return _walkover(state, active[0])
+    if not may_fold:
+        state = _close_fold_round(state)
+    return state
+
+
+def _walkover(state: State, winner: str) -> State:
+    """K6: the one left takes the whole pot without play; then everyone pays the small stake."""
+    small = state.rules.small_stake_ore
+    transfers = [Transfer(POT, winner, state.pot_ore)] if state.pot_ore else []
+    transfers += _pay(state.players, small)
+    lines = [
+        f"{winner} tar potten {kr(state.pot_ore)} utan spel",
+        f"Alla betalar {kr(small)} till nästa giv",
+    ]
+    return _end_deal(state, "walkover", transfers, lines, winner=winner)
+
+
+def _on_exchange(state: State, event: Mapping[str, Any]) -> State:
+    if state.exchanged:
+        raise IllegalEvent("the exchange is already recorded for this deal")
+    if state.phase not in ("fold", "declare2") or state.calls:
+        raise IllegalEvent("the exchange comes after the folding and before the second declaration")
+    counts = event.get("counts")
+    if not isinstance(counts, Mapping):
+        raise IllegalEvent("'counts' must map each player still in to 0, 1 or 2 cards")
+    for player, count in counts.items():
+        if player not in state.players:
+            raise IllegalEvent(f"{player!r} is not at the table")
+        if player not in state.active:
+            raise IllegalEvent(f"{player} has folded and exchanges nothing")
+        if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= MAX_EXCHANGE:
+            raise IllegalEvent(f"{player} may exchange up to two cards, not {count!r}")
+    state = _close_fold_round(state)
+    order = clockwise(state.players, state.forhand, state.active)
+    exchanged = {p: counts.get(p, 0) for p in order}
+    line = "Byte: " + ", ".join(f"{p} {n}" for p, n in exchanged.items())
+    return _update(state, exchanged=exchanged, log=(line,))
+
+
+def _cards_of_active(state: State, event: Mapping[str, Any]) -> dict[str, KilleRank]:
+    """``cards``: one card for every player still in, and nobody else."""
+    cards = event.get("cards")
+    if not isinstance(cards, Mapping):
+        raise IllegalEvent("'cards' must map each player still in to a card")
+    for player in cards:
+        if player not in state.players:
+            raise IllegalEvent(f"{player!r} is not at the table")
+        if player not in state.active:
+            raise IllegalEvent(f"{player} has folded and has no card here")
+    missing = [p for p in state.active if p not in cards]
+    if missing:
+        raise IllegalEvent(f"the card of {', '.join(missing)} is missing")
+    return {p: card(cards[p]) for p in state.active}
+
+
+def _known_plays(state: State) -> list[list[tuple[str, KilleRank]]]:
+    return [[(p, parse_kille_card(c)) for p, c in trick.plays] for trick in state.tricks]
+
+
+def _on_trick(state: State, event: Mapping[str, Any]) -> State:
+    if state.phase != "tricks":
+        raise IllegalEvent("tricks are played after the second knock, before the showing")
+    cards = _cards_of_active(state, event)
+    assert state.leader is not None
+    order = clockwise(state.players, state.leader, state.active)
+    plays = [(p, cards[p]) for p in order]
+    known = [*_known_plays(state), plays]
+    check_copies(rank for trick in known for _p, rank in trick)
+    check_tricks(known)
+    best = max(rank for _p, rank in plays)
+    winner = [p for p, rank in plays if rank == best][-1]  # the later of equal highest
+    trick = Trick(state.leader, tuple((p, r.label) for p, r in plays), winner)
+    number = len(state.tricks) + 1
+    line = (
+        f"Stick {number}: "
+        + ", ".join(f"{p} {r.label}" for p, r in plays)
+        + f" – {winner} tar sticket"
+    )
+    state = _update(state, tricks=(*state.tricks, trick), leader=winner, log=(line,))
+    if number == TRICKS:
+        state = _to_showing(state, winner)
+    return state
+
+
+def _to_showing(state: State, winner: str) -> State:
+    return _update(state, phase="showing", fourth_trick=winner, calls=())
+
+
+def _on_fourth_trick(state: State, event: Mapping[str, Any]) -> State:
+    player = _player(state, event)
+    if state.phase != "tricks":
+        raise IllegalEvent("the fourth trick is taken after the second knock, before the showing")
+    if player not in state.active:
+        raise IllegalEvent(f"{player} has folded and took no trick")
+    return _to_showing(_update(state, log=(f"{player} tog fjärde sticket",)), player)
+
+
+def _on_show(state: State, event: Mapping[str, Any]) -> State:
+    player = _player(state, event)
+    if state.phase != "showing":
+        message = {
+            "reveal": "the cards are already up: record what everyone showed",
+            "tricks": "first record who took the fourth trick",
+        }.get(state.phase, "a player lays up his card in the showing round, after the tricks")
+        raise IllegalEvent(message)
+    _check_turn(state, player)
+    return _update(
+        state,
+        phase="reveal",
+        first_shower=player,
+        calls=(*state.calls, (player, "show")),
+        log=(f"{player} lägger upp",),
+    )
+
+
+def _on_reveal(state: State, event: Mapping[str, Any]) -> State:
+    if state.phase != "reveal":
+        raise IllegalEvent("the cards are shown once someone has laid up his card")
+    cards = _cards_of_active(state, event)
+    known = _known_plays(state)
+    check_copies([*(rank for trick in known for _p, rank in trick), *cards.values()])
+    if known:
+        check_tricks(known, cards)
+    assert state.first_shower is not None
+    assert state.fourth_trick is not None
+    settlement = settle_showing(
+        cards,
+        first=state.first_shower,
+        fourth_trick=state.fourth_trick,
+        pot_ore=state.pot_ore,
+        players=state.players,
+        rules=state.rules,
+    )
+    return _end_deal(
+        state,
+        "showing",
+        settlement.transfers,
+        settlement.lines[1:],
+        winner=settlement.winner,
+        cards={p: r.label for p, r in cards.items()},
+        penalty=settlement.penalty_ore,
+    )
+
+
+def _on_end_evening(state: State, event: Mapping[str, Any]) -> State:
+    if state.phase not in ("ante", "declare") or state.calls:
+        raise IllegalEvent("the evening ends between deals: finish this deal first (or undo it)")
+    return _update(
+        state,
+        phase="over",
+        finished=True,
+        standings=placements(state.won_ore),
+        league_details={p: {"pots_won": state.pots_won[p]} for p in state.players},
+        log=(f"Kvällen avslutad; potten {kr(state.pot_ore)} sparas till nästa gång",),
+    )
+
+
+_HANDLERS = {
+    "ante": _on_ante,
+    "bud": _on_bud,
+    "knock": _on_knock,
+    "fold": _on_fold,
+    "exchange": _on_exchange,
+    "trick": _on_trick,
+    "fourth_trick": _on_fourth_trick,
+    "show": _on_show,
+    "reveal": _on_reveal,
+    "end_evening": _on_end_evening,
+}

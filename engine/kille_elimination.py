@@ -1,0 +1,327 @@
+"""Kille, the elimination game: a score sheet (kille_elimination.en.txt; NOTES.md E1–E7).
+
+Every deal is four tricks and then one round of calls; the aim is to keep one's score low, and a
+player whose total reaches the limit (50, E3: exactly 50 is out) leaves the game. The last player
+remaining wins. No money changes hands (E7): ``transfers`` is always empty and clubs that play
+for stakes settle on the standings.
+
+Card values (E1: the text's order is backwards; blaren is lowest, kille highest): blaren,
+blompottan and kransen 0, the liljor 1–12 their number, värdshus 13, kavall 14, svin 15, husar
+16, gök 17, kille 50 (``card_value``). "Lowest" is by rank, not by value (E4).
+
+Scoring a deal (``score_deal``, a pure calculator):
+- a declarer with the lowest card alone scores 0, everyone else his card's value;
+- a wrong declarer (someone holds an equal or lower card) scores 10 + his card; the other
+  holders of the lowest card score 0 (E5), everyone else his card's value;
+- no declaration: a player alone with the lowest card scores 10 + its value, everyone else 0;
+  with a tie for lowest nobody scores.
+Someone always scores 0, so a deal never eliminates every player left.
+
+Events — the pad records what the table sees, step by step:
+- ``{"type": "fourth_trick", "player": p}``: who won the fourth trick (the tricks themselves are
+  not recorded);
+- ``{"type": "pass" | "declare", "player": p}``: the calls, clockwise from the fourth-trick
+  winner among the players still in (E6); a declaration ends the calls, as do passes all round;
+- ``{"type": "reveal", "cards": {p: card}}``: every player still in shows his card; the deal is
+  scored, players at the limit are out, and the deal passes to the next player still in on the
+  dealer's left (E6).
+
+Standings: the winner first, then the others by when they went out (later is better); players
+out in the same deal are ranked by their totals (lower is better), equal totals sharing a place.
+``Standing.score`` is the player's total.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from engine.base import Standing, Transfer, seat_players
+from engine.cards import KilleRank
+from engine.errors import IllegalEvent
+from engine.kille import card, check_copies, clockwise
+
+KEY = "kille_elimination"
+NAMES = {"sv": "Kille (utslagning)", "en": "Kille (elimination)"}
+MIN_PLAYERS, MAX_PLAYERS = 2, 6  # E2
+EVENT_TYPES = ("fourth_trick", "pass", "declare", "reveal")
+
+_FACE = {
+    KilleRank.VARDSHUS: 13,
+    KilleRank.KAVALL: 14,
+    KilleRank.SVIN: 15,
+    KilleRank.HUSAR: 16,
+    KilleRank.GOK: 17,
+    KilleRank.KILLE: 50,
+}
+
+
+@dataclass(frozen=True)
+class Rules:
+    limit: int = 50  # "If a player reaches 50 points they are eliminated" (E3)
+    wrong_penalty: int = 10  # "10 plus their card's value"
+
+    def __post_init__(self) -> None:
+        for name in ("limit", "wrong_penalty"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"{name} must be a whole number of at least 1, not {value!r}")
+
+
+@dataclass(frozen=True)
+class DealRow:
+    number: int
+    dealer: str
+    fourth_trick: str
+    declarer: str | None
+    cards: dict[str, str]
+    points: dict[str, int]
+    scores: dict[str, int]  # totals after the deal
+    out: tuple[str, ...]  # eliminated by this deal
+
+
+@dataclass(frozen=True)
+class State:
+    players: tuple[str, ...]
+    rules: Rules
+    dealer: str
+    scores: dict[str, int]
+    phase: str = "fourth_trick"  # then "calls", "reveal"; "over" at the end
+    deal_no: int = 1
+    fourth_trick: str | None = None
+    calls: tuple[tuple[str, str], ...] = ()
+    declarer: str | None = None
+    to_act: str | None = None
+    out: tuple[str, ...] = ()  # in the order they went out
+    out_in_deal: dict[str, int] = field(default_factory=dict)
+    deals: tuple[DealRow, ...] = ()
+    winner: str | None = None
+    transfers: tuple[Transfer, ...] = ()
+    finished: bool = False
+    standings: tuple[Standing, ...] = ()
+    expected: tuple[str, ...] = ("fourth_trick",)
+    log: tuple[str, ...] = ()
+
+    @property
+    def players_in(self) -> tuple[str, ...]:
+        return tuple(p for p in self.players if p not in self.out)
+
+
+# --- calculators -----------------------------------------------------------------------------
+
+
+def card_value(rank: KilleRank) -> int:
+    if rank <= KilleRank.KRANSEN:
+        return 0
+    return rank.number if rank.number is not None else _FACE[rank]
+
+
+def score_deal(
+    cards: Mapping[str, KilleRank | str], declarer: str | None, rules: Rules = Rules()
+) -> dict[str, int]:
+    """Points for one deal from the shown cards and the declarer (None: all passed)."""
+    ranks = {p: card(c) for p, c in cards.items()}
+    if len(ranks) < 2:
+        raise IllegalEvent("a deal needs at least two players")
+    if declarer is not None and declarer not in ranks:
+        raise IllegalEvent(f"the declarer {declarer!r} showed no card")
+    check_copies(ranks.values())
+    lowest = min(ranks.values())
+    holders = [p for p, rank in ranks.items() if rank == lowest]
+    values = {p: card_value(rank) for p, rank in ranks.items()}
+    if declarer is None:
+        if len(holders) > 1:
+            return dict.fromkeys(ranks, 0)
+        return {p: rules.wrong_penalty + values[p] if p in holders else 0 for p in ranks}
+    if holders == [declarer]:
+        return {p: 0 if p == declarer else values[p] for p in ranks}
+    points = {p: 0 if p in holders else values[p] for p in ranks}
+    points[declarer] = rules.wrong_penalty + values[declarer]  # E5, also when tied for lowest
+    return points
+
+
+# --- the game --------------------------------------------------------------------------------
+
+
+def new_game(
+    players: Sequence[str], rules: Rules = Rules(), first_dealer: str | None = None
+) -> State:
+    seated, dealer = seat_players(
+        players, "Kille (elimination)", MIN_PLAYERS, MAX_PLAYERS, first_dealer
+    )
+    return State(players=seated, rules=rules, dealer=dealer, scores=dict.fromkeys(seated, 0))
+
+
+def apply(state: State, event: Mapping[str, Any]) -> State:
+    if state.finished:
+        raise IllegalEvent("the game is over: only one player remains")
+    kind = event.get("type")
+    handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
+    if handler is None:
+        raise IllegalEvent(
+            f"unknown event {kind!r}; Kille (elimination) records {', '.join(EVENT_TYPES)}"
+        )
+    return _with_turn(handler(replace(state, transfers=(), log=()), event))
+
+
+def _player(state: State, event: Mapping[str, Any]) -> str:
+    player = event.get("player")
+    if player not in state.players:
+        raise IllegalEvent(f"{player!r} is not at the table")
+    if player in state.out:
+        raise IllegalEvent(f"{player} is out of the game")
+    return player
+
+
+def _call_order(state: State) -> list[str]:
+    if state.fourth_trick is None:
+        return []
+    return clockwise(state.players, state.fourth_trick, state.players_in)
+
+
+def _with_turn(state: State) -> State:
+    to_act = None
+    if state.phase == "calls":
+        to_act = _call_order(state)[len(state.calls)]
+    expected = {
+        "fourth_trick": ("fourth_trick",),
+        "calls": ("pass", "declare"),
+        "reveal": ("reveal",),
+        "over": (),
+    }[state.phase]
+    return replace(state, to_act=to_act, expected=expected)
+
+
+def _on_fourth_trick(state: State, event: Mapping[str, Any]) -> State:
+    if state.phase != "fourth_trick":
+        raise IllegalEvent("the fourth trick is already recorded for this deal")
+    player = _player(state, event)
+    return replace(state, phase="calls", fourth_trick=player, log=(f"{player} tog fjärde sticket",))
+
+
+def _call(state: State, event: Mapping[str, Any], kind: str) -> State:
+    if state.phase == "fourth_trick":
+        raise IllegalEvent("first record who took the fourth trick: the calls start with him")
+    if state.phase != "calls":
+        raise IllegalEvent(
+            "the calls are over: "
+            + (f"{state.declarer} declared" if state.declarer else "everyone passed")
+            + "; record the shown cards"
+        )
+    player = _player(state, event)
+    if player != state.to_act:
+        raise IllegalEvent(
+            f"it is {state.to_act}'s turn, not {player}'s: the calls go clockwise from "
+            f"{state.fourth_trick}, who took the fourth trick"
+        )
+    calls = (*state.calls, (player, kind))
+    if kind == "declare":
+        return replace(
+            state, calls=calls, declarer=player, phase="reveal", log=(f"{player} säger lägst",)
+        )
+    state = replace(state, calls=calls, log=(f"{player} passar",))
+    if len(calls) == len(_call_order(state)):
+        state = replace(state, phase="reveal", log=(*state.log, "Alla passar"))
+    return state
+
+
+def _on_pass(state: State, event: Mapping[str, Any]) -> State:
+    return _call(state, event, "pass")
+
+
+def _on_declare(state: State, event: Mapping[str, Any]) -> State:
+    return _call(state, event, "declare")
+
+
+def _on_reveal(state: State, event: Mapping[str, Any]) -> State:
+    if state.phase != "reveal":
+        raise IllegalEvent("the cards are shown after the calls: finish the calls first")
+    cards = event.get("cards")
+    if not isinstance(cards, Mapping):
+        raise IllegalEvent("'cards' must map each player still in to his card")
+    for player in cards:
+        if player not in state.players:
+            raise IllegalEvent(f"{player!r} is not at the table")
+        if player in state.out:
+            raise IllegalEvent(f"{player} is out of the game and shows no card")
+    missing = [p for p in state.players_in if p not in cards]
+    if missing:
+        raise IllegalEvent(f"the card of {', '.join(missing)} is missing")
+    ranks = {p: card(cards[p]) for p in state.players_in}
+    points = score_deal(ranks, state.declarer, state.rules)
+    scores = {p: state.scores[p] + points.get(p, 0) for p in state.players}
+    newly_out = tuple(p for p in state.players_in if scores[p] >= state.rules.limit)
+    out = (*state.out, *newly_out)
+    out_in_deal = {**state.out_in_deal, **dict.fromkeys(newly_out, state.deal_no)}
+    assert state.fourth_trick is not None
+    row = DealRow(
+        number=state.deal_no,
+        dealer=state.dealer,
+        fourth_trick=state.fourth_trick,
+        declarer=state.declarer,
+        cards={p: r.label for p, r in ranks.items()},
+        points=points,
+        scores=scores,
+        out=newly_out,
+    )
+    lines = ["Visat: " + ", ".join(f"{p} {ranks[p].label} +{points[p]}" for p in state.players_in)]
+    lines += [f"{p} är ute ({scores[p]})" for p in newly_out]
+    state = replace(
+        state,
+        scores=scores,
+        out=out,
+        out_in_deal=out_in_deal,
+        deals=(*state.deals, row),
+        phase="fourth_trick",
+        deal_no=state.deal_no + 1,
+        fourth_trick=None,
+        calls=(),
+        declarer=None,
+    )
+    remaining = state.players_in
+    if len(remaining) == 1:
+        return _finish(state, remaining[0], lines)
+    # E6: the deal passes to the next player still in on the dealer's left.
+    i = state.players.index(state.dealer)
+    n = len(state.players)
+    dealer = next(
+        state.players[(i + s) % n]
+        for s in range(1, n + 1)
+        if state.players[(i + s) % n] in remaining
+    )
+    return replace(state, dealer=dealer, log=(*lines, f"Ny giv: {dealer} ger"))
+
+
+def _finish(state: State, winner: str, lines: list[str]) -> State:
+    ranked = sorted(
+        (p for p in state.players if p != winner),
+        key=lambda p: (-state.out_in_deal[p], state.scores[p]),
+    )
+    standings = [Standing(winner, 1, state.scores[winner])]
+    for index, player in enumerate(ranked, start=2):
+        previous = standings[-1]
+        same = (
+            previous.player != winner
+            and state.out_in_deal[previous.player] == state.out_in_deal[player]
+            and previous.score == state.scores[player]
+        )
+        standings.append(
+            Standing(player, previous.placement if same else index, state.scores[player])
+        )
+    return replace(
+        state,
+        phase="over",
+        finished=True,
+        winner=winner,
+        standings=tuple(standings),
+        log=(*lines, f"{winner} vinner"),
+    )
+
+
+_HANDLERS = {
+    "fourth_trick": _on_fourth_trick,
+    "pass": _on_pass,
+    "declare": _on_declare,
+    "reveal": _on_reveal,
+}

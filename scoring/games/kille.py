@@ -1,0 +1,113 @@
+"""The Kille pad: what the table looks like now, and which buttons each player has.
+
+The pad asks one question at a time ("what just happened?"). Everything here is read from the
+engine's snapshot: the seats in order with dealer, förhand, knocker and folders marked, the pot,
+each player's net tonight, and for the current step the actions each player may take (the
+engine refuses anything else with a message, so these are a convenience, not the rules).
+"""
+
+from __future__ import annotations
+
+from engine.cards import KilleRank
+from engine.kille import clockwise
+from scoring.recording import with_names
+
+# Short faces for the card grid (7 columns on a phone); the full name goes in the label.
+_SHORT = {
+    KilleRank.BLAREN: "Bla",
+    KilleRank.BLOMPOTTAN: "Blom",
+    KilleRank.KRANSEN: "Kr",
+    KilleRank.VARDSHUS: "Vh",
+    KilleRank.KAVALL: "Kav",
+    KilleRank.SVIN: "Svin",
+    KilleRank.HUSAR: "Hus",
+    KilleRank.GOK: "Gök",
+    KilleRank.KILLE: "Kille",
+}
+
+KILLE_CARDS = [(rank.label, _SHORT.get(rank, rank.label)) for rank in KilleRank]
+
+
+def _actions(state: dict, key: str) -> list[str]:
+    """The buttons a player's row offers in the current step."""
+    phase = state["phase"]
+    if state.get("finished"):
+        return []
+    if phase in ("declare", "declare2") and key == state["to_act"]:
+        return ["bud", "knock"]
+    if phase == "fold" and key in state["may_fold"]:
+        return ["fold"]
+    if phase == "tricks" and key in state["active"]:
+        return ["fourth_trick"]
+    if phase == "showing" and key == state["to_act"]:
+        return ["bud", "show"]
+    return []
+
+
+def pad_context(game, state: dict) -> dict:
+    seats = list(game.seats.all())
+    names = {seat.key: seat.name for seat in seats}
+    calls = dict(state.get("calls", []))
+    rows = [
+        {
+            "key": seat.key,
+            "name": seat.name,
+            "dealer": seat.key == state["dealer"],
+            "forhand": seat.key == state["forhand"],
+            "knocker": seat.key == state.get("knocker"),
+            "folded": seat.key in state.get("folded", []),
+            "call": calls.get(seat.key, ""),
+            "to_act": seat.key == state.get("to_act"),
+            "net": state["won_ore"][seat.key],
+            "pots_won": state["pots_won"][seat.key],
+            "actions": _actions(state, seat.key),
+        }
+        for seat in seats
+    ]
+    active = [{"key": key, "name": names[key]} for key in state.get("active", [])]
+    deals = [
+        {
+            **row,
+            "dealer_name": names.get(row["dealer"], row["dealer"]),
+            "winner_name": names.get(row["winner"] or "", ""),
+        }
+        for row in reversed(state.get("deals", [])[-8:])
+    ]
+    standings = [
+        {
+            "name": names[s["player"]],
+            "placement": s["placement"],
+            "net": s["score"],
+            "pots_won": state["pots_won"][s["player"]],
+        }
+        for s in state.get("standings", [])
+    ]
+    tricks = state.get("tricks", [])
+    leader = state.get("leader")
+    trick_order = clockwise(state["players"], leader, state["active"]) if leader else []
+    return {
+        "kille": {
+            "rows": rows,
+            "active": active,
+            "to_act_name": names.get(state.get("to_act") or "", ""),
+            "forhand_name": names[state["forhand"]],
+            "knocker_name": names.get(state.get("knocker") or "", ""),
+            "first_shower_name": names.get(state.get("first_shower") or "", ""),
+            "fourth_trick_name": names.get(state.get("fourth_trick") or "", ""),
+            "leader_name": names.get(state.get("leader") or "", ""),
+            "trick_number": len(tricks) + 1,
+            "trick_order": [{"key": key, "name": names[key]} for key in trick_order],
+            "tricks": [
+                ", ".join(f"{names[p]} {c}" for p, c in trick["plays"])
+                + f" → {names[trick['winner']]}"
+                for trick in tricks
+            ],
+            "last": [with_names(line, seats) for line in state.get("log", [])],
+            "deals": deals,
+            "standings": standings,
+            "can_end": "end_evening" in state.get("expected", []),
+            "can_exchange": "exchange" in state.get("expected", []),
+            "second_round_open": state["phase"] == "fold",
+            "cards": KILLE_CARDS,
+        }
+    }

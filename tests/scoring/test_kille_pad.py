@@ -1,0 +1,294 @@
+"""Recording Kille through the pad's forms: the pot account holds the engine's pot, every stake
+and payout is posted as it happens, bad input is refused with nothing stored, and the next
+evening starts with the pot the last one left."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from club import ledger
+from club.models import Account, GameResult, Role
+from scoring import recording
+from scoring.models import Event, Game, GameStatus
+from tests.conftest import client_for
+from tests.factories import make_member
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture
+def players(club):
+    anna = make_member(club, "Anna Andersson", roles=[Role.SCORER])
+    return [anna, *(make_member(club, name) for name in ("Bo Berg", "Cilla Carlsson", "Dan Dahl"))]
+
+
+@pytest.fixture
+def scorer_client(players):
+    return client_for(players[0])
+
+
+def start(client, club, players, **rules) -> Game:
+    """Start a game as the start page does (which passes the club's pot to the engine)."""
+    data = {
+        "players": [p.pk for p in players],
+        "order": ",".join(str(p.pk) for p in players),
+        "rule_two_player_rule": "on",
+        **rules,
+    }
+    response = client.post(reverse("scoring:game-start", args=[club.slug, "kille"]), data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    return Game.objects.filter(club=club, game_key="kille").latest("pk")
+
+
+def tap(client, game, type_, status=200, **fields):
+    """Post one form of the pad: a button with ``type``, and the form's ``p_`` fields."""
+    game.refresh_from_db()
+    data = {
+        "type": type_,
+        "expected_seq": game.seq,
+        "idempotency_key": f"{game.pk}-{game.seq}-{type_}",
+        **{f"p_{name}": value for name, value in fields.items()},
+    }
+    response = client.post(
+        reverse("scoring:game-event", args=[game.club.slug, game.pk]), data, **HTMX
+    )
+    assert response.status_code == status, response.content.decode()[:3000]
+    game.refresh_from_db()
+    return response
+
+
+def calls(client, game, *pairs):
+    for pair in pairs:
+        player, kind = pair.split()
+        tap(client, game, kind, player=player)
+
+
+def reveal(client, game, status=200, **cards):
+    fields = {f"cards.{player}": card for player, card in cards.items()}
+    return tap(client, game, "reveal", status=status, **fields)
+
+
+def pot_account(club):
+    return Account.objects.get(club=club, key="pot:kille")
+
+
+def member_balances(players):
+    return [ledger.balance(ledger.member_account(p)) for p in players]
+
+
+def test_a_deal_with_a_showing_posts_every_stake_and_payout(scorer_client, club, players):
+    game = start(scorer_client, club, players)
+    assert game.snapshot["phase"] == "ante"
+    tap(scorer_client, game, "ante")
+    assert pot_account(club).balance_ore == 800
+    assert member_balances(players) == [-200] * 4
+
+    # Deal 1 (Anna deals): a budrunda, 1 kr each.
+    calls(scorer_client, game, "s1 bud", "s2 bud", "s3 bud", "s0 bud")
+    assert pot_account(club).balance_ore == 1200
+    # Deal 2 (Bo deals, Cilla förhand): Cilla knocks, Dan folds; Cilla knocks again, Anna takes
+    # the fourth trick and says bud, Bo lays up first with 3 against Anna's blompottan.
+    calls(scorer_client, game, "s2 knock", "s3 fold", "s2 knock")
+    tap(scorer_client, game, "fourth_trick", player="s0")
+    calls(scorer_client, game, "s0 bud", "s1 show")
+    assert game.snapshot["phase"] == "reveal"
+    reveal(scorer_client, game, s0="blompottan", s1="3", s2="kille")
+    state = game.snapshot
+    # Anna takes the 12 kr pot and 12 kr from Bo; Bo and Cilla, the losers, pay 2 kr each.
+    assert state["pot_ore"] == 400
+    assert state["nets"] == {"s0": 2100, "s1": -1700, "s2": -500, "s3": -300, "pot": 400}
+    assert pot_account(club).balance_ore == state["pot_ore"]
+    assert member_balances(players) == [2100, -1700, -500, -300]
+    assert state["deals"][-1]["winner"] == "s0"
+    assert state["pots_won"]["s0"] == 1
+    # The ledger's memo names the players, not the seats.
+    memo = Event.objects.filter(game=game).latest("seq").money.memo
+    assert "Anna Andersson" in memo
+    assert "s0" not in memo
+
+
+def test_the_pad_offers_the_current_steps_buttons(scorer_client, club, players):
+    game = start(scorer_client, club, players)
+    url = reverse("scoring:game-detail", args=[club.slug, game.pk])
+    page = scorer_client.get(url).content.decode()
+    assert 'data-testid="ante"' in page
+    assert "8,00" not in page  # nothing in the pot yet
+    tap(scorer_client, game, "ante")
+    page = scorer_client.get(url).content.decode()
+    assert 'data-testid="kille-pot"' in page
+    assert "8,00" in page
+    assert 'data-testid="bud-s1"' in page
+    assert 'data-testid="knock-s1"' in page
+    assert 'data-testid="bud-s2"' not in page  # only the player on turn has buttons
+    calls(scorer_client, game, "s1 knock")
+    page = scorer_client.get(url).content.decode()
+    for seat in ("s2", "s3", "s0"):
+        assert f'data-testid="fold-{seat}"' in page
+    assert 'data-testid="fold-s1"' not in page  # the knocker
+    assert 'data-testid="bud-s1"' in page  # the second call, förhand first
+    calls(scorer_client, game, "s1 knock")
+    page = scorer_client.get(url).content.decode()
+    assert 'data-testid="fourth_trick-s3"' in page
+    tap(scorer_client, game, "fourth_trick", player="s3")
+    tap(scorer_client, game, "show", player="s3")
+    page = scorer_client.get(url, **HTMX).content.decode()
+    assert page.lstrip().startswith('<div id="pad"')
+    for seat in ("s0", "s1", "s2", "s3"):
+        assert f'data-testid="card-{seat}-blaren"' in page
+        assert f'name="p_cards.{seat}"' in page
+
+
+def test_bad_input_is_refused_with_a_message_and_nothing_stored(scorer_client, club, players):
+    game = start(scorer_client, club, players)
+    tap(scorer_client, game, "ante")
+    # Out of turn: Bo is förhand.
+    response = tap(scorer_client, game, "bud", status=422, player="s2")
+    assert "Bo Berg" in response.content.decode()  # the message names people, not seats
+    calls(scorer_client, game, "s1 knock", "s1 bud")
+    # A fold in the second round.
+    response = tap(scorer_client, game, "fold", status=422, player="s3")
+    assert "no longer allowed" in response.content.decode()
+    calls(scorer_client, game, "s2 knock")
+    tap(scorer_client, game, "fourth_trick", player="s2")
+    calls(scorer_client, game, "s2 show")
+    # A knock after the showing started.
+    response = tap(scorer_client, game, "knock", status=422, player="s3")
+    assert "showing round has begun" in response.content.decode()
+    # A card that is not in the Kille deck, and a card left out.
+    response = reveal(scorer_client, game, status=422, s0="1", s1="2", s2="3", s3="dam")
+    assert "not in the Kille deck" in response.content.decode()
+    response = reveal(scorer_client, game, status=422, s0="1", s1="2", s2="3")
+    assert "missing" in response.content.decode()
+    seq = game.seq
+    assert Event.objects.filter(game=game).count() == seq
+    assert pot_account(club).balance_ore == 800
+    assert game.snapshot["phase"] == "reveal"
+
+
+def test_a_second_evening_starts_with_the_pot_the_first_one_left(
+    scorer_client, club, players, django_capture_on_commit_callbacks
+):
+    first = start(scorer_client, club, players)
+    tap(scorer_client, first, "ante")
+    calls(scorer_client, first, "s1 knock", "s2 fold", "s3 fold", "s0 fold")  # Bo takes 8 kr
+    assert pot_account(club).balance_ore == 400
+    with django_capture_on_commit_callbacks(execute=True):
+        tap(scorer_client, first, "end_evening")
+    assert first.status == GameStatus.FINISHED
+    standings = {s["player"]: s["placement"] for s in first.snapshot["standings"]}
+    assert standings == {"s1": 1, "s0": 2, "s2": 2, "s3": 2}
+    results = {r.member.name: r for r in GameResult.objects.filter(game_ref=first.ref)}
+    assert results["Bo Berg"].details["pots_won"] == 1
+    assert results["Bo Berg"].net_ore == 500
+    assert results["Anna Andersson"].net_ore == -300
+
+    second = start(scorer_client, club, players[:3])
+    assert second.setup["pot_ore"] == 400
+    assert second.snapshot["pot_ore"] == 400
+    assert second.snapshot["phase"] == "declare"  # K2: no opening stake on a continued pot
+    calls(scorer_client, second, "s1 bud", "s2 bud", "s0 bud")  # budrunda: 1 kr each
+    assert second.snapshot["pot_ore"] == 700
+    assert pot_account(club).balance_ore == 700
+    # Undo takes the budrunda back, in the ledger too.
+    scorer_client.post(
+        reverse("scoring:game-event", args=[club.slug, second.pk]),
+        {"type": "undo", "expected_seq": second.seq, "idempotency_key": "undo-1"},
+        **HTMX,
+    )
+    second.refresh_from_db()
+    assert second.snapshot["pot_ore"] == 400
+    assert pot_account(club).balance_ore == 400
+
+
+def test_the_club_can_open_every_evening_with_a_stake(scorer_client, club, players):
+    pot = ledger.pot_account(club, "pot:kille", "Killepotten")
+    ledger.post(
+        club, [(pot, 1000), (ledger.member_account(players[0]), -1000)], "seed", "manual", None
+    )
+    game = start(scorer_client, club, players, rule_opening_stake_each_evening="on")
+    assert game.snapshot["phase"] == "ante"
+    tap(scorer_client, game, "ante")
+    assert pot_account(club).balance_ore == 1800
+    assert game.snapshot["pot_ore"] == 1800
+
+
+def test_exchange_counts_and_tricks_come_from_the_forms(scorer_client, club, players):
+    game = start(scorer_client, club, players[:3])
+    tap(scorer_client, game, "ante")
+    calls(scorer_client, game, "s1 knock")
+    tap(scorer_client, game, "exchange", **{"counts.s1": "2", "counts.s2": "0", "counts.s0": "1"})
+    assert game.snapshot["exchanged"] == {"s1": 2, "s2": 0, "s0": 1}
+    calls(scorer_client, game, "s1 knock")
+    tap(scorer_client, game, "trick", **{"cards.s1": "10", "cards.s2": "kille", "cards.s0": "2"})
+    assert game.snapshot["tricks"][0]["winner"] == "s2"
+    assert game.snapshot["leader"] == "s2"
+
+
+# --- Kille (elimination) ----------------------------------------------------------------------
+
+
+def test_an_elimination_deal_is_recorded_from_the_pad(scorer_client, club, players):
+    game = recording.start_game(club, "kille_elimination", players[:3], players[0].user)
+    url = reverse("scoring:game-detail", args=[club.slug, game.pk])
+    page = scorer_client.get(url).content.decode()
+    for seat in ("s0", "s1", "s2"):
+        assert f'data-testid="fourth_trick-{seat}"' in page
+    tap(scorer_client, game, "fourth_trick", player="s1")
+    page = scorer_client.get(url).content.decode()
+    assert 'data-testid="declare-s1"' in page
+    assert 'data-testid="pass-s2"' not in page
+    tap(scorer_client, game, "declare", status=422, player="s2")  # s1 speaks first
+    calls(scorer_client, game, "s1 pass", "s2 declare")
+    page = scorer_client.get(url).content.decode()
+    assert 'data-testid="card-s0-kille"' in page
+    reveal(scorer_client, game, s0="kille", s1="3", s2="blaren")
+    assert game.snapshot["scores"] == {"s0": 50, "s1": 3, "s2": 0}
+    assert game.snapshot["out"] == ["s0"]
+    assert not Account.objects.filter(club=club, key="pot:kille_elimination").exists()
+    page = scorer_client.get(url).content.decode()
+    assert 'data-testid="score-s0"' in page
+    assert 'data-testid="fourth_trick-s0"' not in page  # out
+
+
+def test_the_start_page_offers_the_clubs_kille_options(scorer_client, club):
+    page = scorer_client.get(reverse("scoring:game-start", args=[club.slug, "kille"]))
+    text = page.content.decode()
+    for name in (
+        "base_stake_ore",
+        "small_stake_ore",
+        "two_player_rule",
+        "opening_stake_each_evening",
+    ):
+        assert f'name="rule_{name}"' in text
+
+
+def test_the_help_pages_exist_in_both_languages(client, settings):
+    for key in ("kille", "kille_elimination"):
+        url = reverse("scoring:game-help", args=[key])
+        assert "Kille" in client.get(url).content.decode()
+        client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+        assert "how the app scores it" in client.get(url).content.decode()
+        del client.cookies[settings.LANGUAGE_COOKIE_NAME]
+
+
+def test_a_finished_evening_shows_the_result(scorer_client, club, players):
+    game = start(scorer_client, club, players[:2])
+    tap(scorer_client, game, "ante")
+    calls(scorer_client, game, "s1 knock", "s0 fold")
+    tap(scorer_client, game, "end_evening")
+    page = scorer_client.get(reverse("scoring:game-detail", args=[club.slug, game.pk]))
+    text = page.content.decode()
+    assert "1. Bo Berg" in text
+    assert "2. Anna Andersson" in text
+    assert 'data-testid="bud-s0"' not in text
+
+
+def test_a_finished_elimination_game_shows_the_winner(scorer_client, club, players):
+    game = recording.start_game(club, "kille_elimination", players[:2], players[0].user)
+    tap(scorer_client, game, "fourth_trick", player="s1")
+    calls(scorer_client, game, "s1 declare")
+    reveal(scorer_client, game, s0="kille", s1="blaren")
+    assert game.status == GameStatus.FINISHED
+    text = scorer_client.get(reverse("scoring:game-detail", args=[club.slug, game.pk]))
+    assert "1. Bo Berg" in text.content.decode()
