@@ -1,0 +1,581 @@
+"""Whist: a score sheet for an evening of rubbers (populara_kortspel.sv.txt, "Whist regler";
+NOTES.md W1–W8).
+
+Four variants (``Rules.variant``):
+
+- ``short`` (default): partners opposite — seats 0 & 2 (side 0) against 1 & 3 (side 1); the
+  start form's seat order is the draw or choice of partners. Per deal the side that took more
+  than six tricks scores one trick point per trick over six. Game at 5. Honours (option,
+  default on): 4 points for all four of J-Q-K-A of trumps, 2 for three.
+- ``long``: the same with game at 10.
+- ``american``: game at 7, never any honours.
+- ``guerre`` (whist à la guerre): everyone for himself; a point per trick over four, honours for
+  3 / 4 / 5 of A-K-Q-J-10 (2 / 4 / 5 points), 9 wins the partie.
+
+The rules of one deal (``score_deal``, pure):
+
+- trick points: ``tricks − 6`` (``tricks − 4`` à la guerre), never below 0;
+- W4: a side that scored no trick point in the deal cannot reach game with honours: it stops one
+  short (4 in short whist, 9 in long, 8 à la guerre), from any score;
+- W5: when a side makes game, the other side's honours in that deal do not count at all;
+- W6: the game is worth 3 / 2 / 1 rubber points by the opponents' score *before* the deal; W2:
+  treble at 0, double while the opponents have less than half the game, single from half (short
+  1–2 / 3–4, long 1–4 / 5–9, American 1–3 / 4–6). Club option ``game_values="literal"``: the
+  seed's numbers read literally (3 or more single) whatever the game;
+- W1: points beyond game are not carried; both sides start the next game at 0.
+
+A rubber (partnerships) is best of three (W8: 2–0 ends it); the winners add 2 bonus rubber
+points, and the losers pay the difference (W3, ``settlement="each"``): each loser pays
+``difference × stake_ore`` to one winner (seat order pairs them), so each winner receives it.
+Club options: ``settlement="pair"`` (the losing pair pays it once between them, half each, an
+odd öre from the first loser) and the Victorian extras ``game_stake_ore`` (per game of
+difference) and ``rubber_stake_ore`` (per rubber), added to the same payment. À la guerre a
+partie ends at the first deal in which someone reaches 9; W7: several players at 9 in the same
+deal are resolved by ``guerre_tie`` — higher total, then more tricks in that deal (default),
+tricks first, or a shared win; a full tie is shared. The text gives no money à la guerre: each
+loser pays each winner ``guerre_stake_ore`` (default 0).
+
+The evening (``new_game`` / ``apply``): rubber after rubber (partie after partie) until the
+scorer ends the evening. Events:
+
+- ``{"type": "deal", "tricks": {side: n}, "honours": {side: count}}`` — ``side`` is the side
+  number (``0``/``1``, or ``"0"``/``"1"``; à la guerre the seat index) or a player key. The
+  tricks of one side may be left out (the deal has 13; à la guerre one player may be left out);
+  given in full they must add up to 13. ``honours`` names at most one holder (3 or 4; 3–5 à la
+  guerre), may also be written ``"0:4"``, and is absent or ``"none"`` when nobody scores them.
+- ``{"type": "end_evening"}`` — once at least one rubber is finished; a rubber still running is
+  not scored (no rubber points, no money).
+
+Money moves only when a rubber (partie) ends, as transfers between the players. The state keeps
+the current rubber's game score (``scores``), games, rubber points and deal rows, the finished
+rubbers with their rows and money, and per player the evening's net rubber points (``points``;
+à la guerre: parties won) and ``rubbers_won``. Standings (at the end of the evening) rank by
+``points``: net rubber points, both partners alike — money follows rubber points except for the
+Victorian extras, and it may be zero. ``teams`` maps each player to his side for the league's
+team ratings; ``league_details`` carries ``rubbers_won``.
+
+Calculators: ``trick_points``, ``honour_points``, ``game_value``, ``score_deal``, and
+``score_rubber`` (one rubber from its deals, refusing deals after its winner is known).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from engine.base import Standing, Transfer, net_by_account, placements, seat_players
+from engine.errors import IllegalEvent
+
+KEY = "whist"
+NAMES = {"sv": "Whist", "en": "Whist"}
+MIN_PLAYERS = 4
+MAX_PLAYERS = 4
+EVENT_TYPES = ("deal", "end_evening")
+
+TRICKS = 13
+VARIANTS = ("short", "long", "american", "guerre")
+TARGETS = {"short": 5, "long": 10, "american": 7, "guerre": 9}
+BOOK = {"short": 6, "long": 6, "american": 6, "guerre": 4}  # tricks that score nothing
+HONOURS = {
+    "short": {3: 2, 4: 4},
+    "long": {3: 2, 4: 4},
+    "american": {},  # "inga honnörspoäng"
+    "guerre": {3: 2, 4: 4, 5: 5},  # three, four or all five of A-K-Q-J-10
+}
+GAMES_TO_WIN = 2  # W8: best of three
+RUBBER_BONUS = 2
+TREBLE, DOUBLE, SINGLE = 3, 2, 1
+
+
+@dataclass(frozen=True)
+class Rules:
+    variant: str = "short"
+    honours: bool = True  # "ofta, men inte alltid": club option (never in American whist)
+    stake_ore: int = 100  # per rubber point of difference
+    settlement: str = "each"  # W3: each loser pays the difference; "pair": once between them
+    game_values: str = "half"  # W2: double below half the game; "literal": 3 or more single
+    game_stake_ore: int = 0  # W3, Victorian: per game of difference
+    rubber_stake_ore: int = 0  # W3, Victorian: per rubber
+    guerre_tie: str = "total_then_tricks"  # W7
+    guerre_stake_ore: int = 0  # W7: the text gives no money à la guerre
+
+    CHOICES = {
+        "variant": VARIANTS,
+        "settlement": ("each", "pair"),
+        "game_values": ("half", "literal"),
+        "guerre_tie": ("total_then_tricks", "tricks_then_total", "shared"),
+    }
+
+    def __post_init__(self) -> None:
+        for name, allowed in self.CHOICES.items():
+            if getattr(self, name) not in allowed:
+                raise ValueError(f"{name} must be one of {', '.join(allowed)}")
+        for name in ("stake_ore", "game_stake_ore", "rubber_stake_ore", "guerre_stake_ore"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValueError(f"{name} must be a whole number of öre, 0 or more")
+
+    @property
+    def partnership(self) -> bool:
+        return self.variant != "guerre"
+
+    @property
+    def target(self) -> int:
+        return TARGETS[self.variant]
+
+    @property
+    def with_honours(self) -> bool:
+        return self.honours and bool(HONOURS[self.variant])
+
+
+@dataclass(frozen=True)
+class DealRow:
+    """One line of the score sheet; tuples are per side (à la guerre: per seat)."""
+
+    number: int  # in its rubber
+    dealer: str
+    tricks: tuple[int, ...]
+    honours: tuple[int, ...]  # honours held (0: none that score)
+    points: tuple[int, ...]  # what each side scored in the deal, W4 and W5 applied
+    scores: tuple[int, ...]  # the game score after the deal (a game resets it afterwards)
+    game: tuple[int, ...] = ()  # the side that made game (à la guerre: who won the partie)
+    game_value: int = 0  # rubber points for that game
+    games: tuple[int, ...] = ()  # games won in the rubber after the deal
+    rubber_points: tuple[int, ...] = ()  # after the deal, the bonus included when it ends
+    stopped: bool = False  # W4: honours without a trick point stopped short of game
+    honours_void: bool = False  # W5: the other side made game
+
+
+@dataclass(frozen=True)
+class RubberRow:
+    number: int
+    winners: tuple[int, ...]  # the winning side (à la guerre: seats; W7 may share)
+    games: tuple[int, ...]
+    points: tuple[int, ...]  # rubber points, bonus included
+    difference: int
+    nets: dict[str, int]  # öre per player for this rubber
+    deals: tuple[DealRow, ...]
+
+
+@dataclass(frozen=True)
+class DealScore:
+    points: tuple[int, ...]
+    scores: tuple[int, ...]
+    game: tuple[int, ...] = ()
+    game_value: int = 0
+    stopped: bool = False
+    honours_void: bool = False
+
+
+@dataclass(frozen=True)
+class State:
+    players: tuple[str, ...]
+    rules: Rules = Rules()
+    sides: tuple[tuple[str, ...], ...] = ()
+    teams: dict[str, int] = field(default_factory=dict)
+    dealer: str = ""
+    rubber: int = 1  # the number of the rubber (partie) being played
+    scores: tuple[int, ...] = ()
+    games: tuple[int, ...] = ()
+    rubber_points: tuple[int, ...] = ()
+    deals: tuple[DealRow, ...] = ()  # the running rubber's
+    rubbers: tuple[RubberRow, ...] = ()
+    points: dict[str, int] = field(default_factory=dict)  # net rubber points (guerre: parties)
+    rubbers_won: dict[str, int] = field(default_factory=dict)
+    transfers: tuple[Transfer, ...] = ()
+    finished: bool = False
+    standings: tuple[Standing, ...] = ()
+    expected: tuple[str, ...] = ("deal",)
+    log: tuple[str, ...] = ()
+    league_details: dict[str, dict[str, int]] = field(default_factory=dict)
+
+
+# --- calculators -----------------------------------------------------------------------------
+
+
+def trick_points(tricks: int, variant: str = "short") -> int:
+    """One point per trick over six (over four à la guerre)."""
+    return max(0, tricks - BOOK[variant])
+
+
+def honour_points(held: int, variant: str = "short") -> int:
+    return HONOURS[variant].get(held, 0)
+
+
+def game_value(opponents: int, rules: Rules = Rules()) -> int:
+    """Rubber points for a game, by the opponents' score before the deal (W6, W2)."""
+    if opponents == 0:
+        return TREBLE
+    if rules.game_values == "literal":
+        return DOUBLE if opponents <= 2 else SINGLE
+    return DOUBLE if 2 * opponents < rules.target else SINGLE
+
+
+def _honours_only(score: int, honours: int, target: int) -> tuple[int, bool]:
+    """W4: without a trick point in the deal, honours stop one short of game."""
+    if honours and score + honours >= target:
+        return max(score, target - 1), True
+    return score + honours, False
+
+
+def score_deal(
+    rules: Rules, scores: Sequence[int], tricks: Sequence[int], honours: Sequence[int]
+) -> DealScore:
+    """One deal on the current game score: tricks and honours per side (per seat à la guerre)."""
+    variant, target = rules.variant, rules.target
+    tp = [trick_points(t, variant) for t in tricks]
+    hp = [honour_points(h, variant) if rules.with_honours else 0 for h in honours]
+    after = list(scores)
+    stopped = False
+    if rules.partnership:
+        won = 0 if tp[0] else 1
+        lost = 1 - won
+        after[won] += tp[won] + hp[won]
+        if after[won] >= target:
+            # W5: the other side's honours do not count; W6: value by their score before.
+            value = game_value(scores[lost], rules)
+            points = tuple(after[s] - scores[s] for s in (0, 1))
+            return DealScore(points, tuple(after), (won,), value, honours_void=hp[lost] > 0)
+        after[lost], stopped = _honours_only(scores[lost], hp[lost], target)
+        points = tuple(after[s] - scores[s] for s in (0, 1))
+        return DealScore(points, tuple(after), stopped=stopped)
+    for seat, score in enumerate(scores):
+        if tp[seat]:
+            after[seat] = score + tp[seat] + hp[seat]
+        else:
+            after[seat], held_back = _honours_only(score, hp[seat], target)
+            stopped = stopped or held_back
+    reached = [seat for seat, score in enumerate(after) if score >= target]
+    points = tuple(a - b for a, b in zip(after, scores, strict=True))
+    game = _guerre_winners(rules, reached, after, tricks)
+    return DealScore(points, tuple(after), game, stopped=stopped)
+
+
+def _guerre_winners(
+    rules: Rules, reached: list[int], totals: Sequence[int], tricks: Sequence[int]
+) -> tuple[int, ...]:
+    """W7: several players at 9 in one deal — by the club's choice; a full tie is shared."""
+    if len(reached) <= 1 or rules.guerre_tie == "shared":
+        return tuple(reached)
+    if rules.guerre_tie == "tricks_then_total":
+        key = {seat: (tricks[seat], totals[seat]) for seat in reached}
+    else:
+        key = {seat: (totals[seat], tricks[seat]) for seat in reached}
+    best = max(key.values())
+    return tuple(seat for seat in reached if key[seat] == best)
+
+
+def score_rubber(deals: Sequence[Mapping[str, Any]], rules: Rules = Rules()) -> State:
+    """The rubber calculator: one rubber from its deals (``deal`` payloads), for partnerships.
+
+    Deals after the rubber's winner is known are refused: they would start a second rubber."""
+    if not rules.partnership:
+        raise IllegalEvent("the rubber calculator is for the partnership variants")
+    state = new_game(("s0", "s1", "s2", "s3"), rules)
+    for number, deal in enumerate(deals, 1):
+        if state.rubbers:
+            raise IllegalEvent(
+                f"the rubber was won in deal {number - 1}; deal {number} would start a new one"
+            )
+        try:
+            state = apply(state, {**deal, "type": "deal"})
+        except IllegalEvent as error:
+            raise IllegalEvent(f"deal {number}: {error}") from None
+    return state
+
+
+# --- the evening -------------------------------------------------------------------------------
+
+
+def new_game(
+    players: Sequence[str], rules: Rules = Rules(), first_dealer: str | None = None
+) -> State:
+    players, dealer = seat_players(players, "Whist", MIN_PLAYERS, MAX_PLAYERS, first_dealer)
+    if rules.partnership:
+        sides = ((players[0], players[2]), (players[1], players[3]))
+    else:
+        sides = tuple((p,) for p in players)
+    zeros = (0,) * len(sides)
+    return State(
+        players=players,
+        rules=rules,
+        sides=sides,
+        teams={p: i for i, side in enumerate(sides) for p in side},
+        dealer=dealer,
+        scores=zeros,
+        games=zeros,
+        rubber_points=zeros,
+        points=dict.fromkeys(players, 0),
+        rubbers_won=dict.fromkeys(players, 0),
+        league_details={p: {"rubbers_won": 0} for p in players},
+    )
+
+
+def apply(state: State, event: Mapping[str, Any]) -> State:
+    if state.finished:
+        raise IllegalEvent("the evening is over; no more deals can be recorded")
+    kind = event.get("type")
+    if kind == "deal":
+        return _play_deal(replace(state, transfers=(), log=()), event)
+    if kind == "end_evening":
+        return _end_evening(state)
+    raise IllegalEvent(f"unknown event type {kind!r}; whist records {', '.join(EVENT_TYPES)}")
+
+
+def side_label(state: State, side: int) -> str:
+    return " & ".join(state.sides[side])
+
+
+def _kr(ore: int) -> str:
+    return f"{ore // 100},{ore % 100:02d} kr"
+
+
+# --- reading a deal ----------------------------------------------------------------------------
+
+
+def _side_of(state: State, key: Any, name: str) -> int:
+    """A side by its number (à la guerre: the seat) or by one of its players."""
+    if isinstance(key, int) and not isinstance(key, bool) or isinstance(key, str) and key.isdigit():
+        index = int(key)
+        if 0 <= index < len(state.sides):
+            return index
+        raise IllegalEvent(f"{name}: there is no side {index}; they are 0–{len(state.sides) - 1}")
+    if key in state.teams:
+        return state.teams[key]
+    raise IllegalEvent(f"{name}: {key!r} is neither a side nor a player at this table")
+
+
+def _per_side(state: State, value: Mapping[str, Any], name: str) -> dict[int, int]:
+    result: dict[int, int] = {}
+    for key, number in value.items():
+        side = _side_of(state, key, name)
+        if side in result:
+            raise IllegalEvent(f"{name}: {side_label(state, side)} is given twice")
+        if isinstance(number, bool) or not isinstance(number, int):
+            raise IllegalEvent(f"{name}: {number!r} is not a whole number")
+        result[side] = number
+    return result
+
+
+def _tricks(state: State, event: Mapping[str, Any]) -> tuple[int, ...]:
+    who = "each side" if state.rules.partnership else "each player (one may be left out)"
+    value = event.get("tricks")
+    if not isinstance(value, Mapping) or not value:
+        raise IllegalEvent(f"give the tricks of {who}; a deal has {TRICKS}")
+    given = _per_side(state, value, "tricks")
+    for number in given.values():
+        if not 0 <= number <= TRICKS:
+            raise IllegalEvent(f"tricks: {number} is not a number between 0 and {TRICKS}")
+    count = len(state.sides)
+    if len(given) == count - 1:
+        (missing,) = set(range(count)) - set(given)
+        given[missing] = max(0, TRICKS - sum(given.values()))
+    elif len(given) != count:
+        raise IllegalEvent(f"give the tricks of {who}; a deal has {TRICKS}")
+    total = sum(given.values())
+    if total != TRICKS:
+        raise IllegalEvent(f"the tricks add up to {total}, but a deal has {TRICKS}")
+    return tuple(given[side] for side in range(count))
+
+
+def _honours(state: State, event: Mapping[str, Any]) -> tuple[int, ...]:
+    zeros = (0,) * len(state.sides)
+    value = event.get("honours")
+    if value in (None, "", "none", 0) or value == {}:
+        return zeros
+    if isinstance(value, str):
+        holder, colon, count = value.partition(":")
+        if not colon or not count.strip().isdigit():
+            raise IllegalEvent("honours are written side:count, e.g. 0:4 (or none)")
+        value = {holder.strip(): int(count)}
+    if not isinstance(value, Mapping):
+        raise IllegalEvent("honours name who held them and how many, e.g. {'0': 4}")
+    claimed = {side: n for side, n in _per_side(state, value, "honours").items() if n}
+    if not claimed:
+        return zeros
+    if not HONOURS[state.rules.variant]:
+        raise IllegalEvent("American whist has no honours")
+    if not state.rules.honours:
+        raise IllegalEvent("this club plays without honours")
+    allowed = sorted(HONOURS[state.rules.variant])
+    for count in claimed.values():
+        if count not in allowed:
+            if state.rules.partnership:
+                raise IllegalEvent("honours score when a side holds 3 or 4 of them")
+            raise IllegalEvent("honours score when a player holds 3, 4 or 5 of them")
+    if len(claimed) > 1:
+        if state.rules.partnership:
+            raise IllegalEvent("honours claimed by both sides: only one side can hold 3 or 4")
+        raise IllegalEvent("honours claimed by two players: only one can hold 3 or more of 5")
+    return tuple(claimed.get(side, 0) for side in range(len(state.sides)))
+
+
+# --- scoring it ----------------------------------------------------------------------------------
+
+
+def _play_deal(state: State, event: Mapping[str, Any]) -> State:
+    tricks = _tricks(state, event)
+    honours = _honours(state, event)
+    result = score_deal(state.rules, state.scores, tricks, honours)
+    games = list(state.games)
+    rubber_points = list(state.rubber_points)
+    for side in result.game:
+        games[side] += 1
+        rubber_points[side] += result.game_value
+    over = bool(result.game) and (
+        not state.rules.partnership or games[result.game[0]] == GAMES_TO_WIN
+    )
+    if over and state.rules.partnership:
+        rubber_points[result.game[0]] += RUBBER_BONUS
+    row = DealRow(
+        number=len(state.deals) + 1,
+        dealer=state.dealer,
+        tricks=tricks,
+        honours=honours,
+        points=result.points,
+        scores=result.scores,
+        game=result.game,
+        game_value=result.game_value,
+        games=tuple(games),
+        rubber_points=tuple(rubber_points),
+        stopped=result.stopped,
+        honours_void=result.honours_void,
+    )
+    seat = state.players.index(state.dealer)
+    dealer = state.players[(seat + 1) % len(state.players)]  # the deal passes to the left
+    zeros = (0,) * len(state.sides)
+    state = replace(
+        state,
+        dealer=dealer,
+        scores=zeros if result.game else result.scores,  # W1: nothing carried
+        games=tuple(games),
+        rubber_points=tuple(rubber_points),
+        deals=(*state.deals, row),
+        log=tuple(_deal_log(state, row)),
+    )
+    if over:
+        state = _close_rubber(state, row)
+    state = replace(state, log=(*state.log, f"Ny giv: {dealer} ger"))
+    return _with_expected(state)
+
+
+def _deal_log(state: State, row: DealRow) -> list[str]:
+    """One line per side that scored or held honours, then the game or the score."""
+    lines = []
+    for side, points in enumerate(row.points):
+        tricks = trick_points(row.tricks[side], state.rules.variant)
+        held = row.honours[side]
+        parts = [f"{row.tricks[side]} stick +{tricks}"] if tricks else []
+        if held and row.honours_void:
+            parts.append(f"honnörer {held} räknas inte")
+        elif held and points - tricks < honour_points(held, state.rules.variant):
+            parts.append(f"honnörer {held} utan trick: stannar på {row.scores[side]}")
+        elif held:
+            parts.append(f"honnörer {held} +{points - tricks}")
+        if side in row.game and state.rules.partnership:
+            parts.append(f"utgång, {row.game_value} robbertpoäng")
+        if parts:
+            lines.append(f"{side_label(state, side)}: {', '.join(parts)}")
+    if not row.game:
+        lines.append("Ställning " + "–".join(str(s) for s in row.scores))
+    return lines
+
+
+def _close_rubber(state: State, row: DealRow) -> State:
+    rules = state.rules
+    winners = row.game
+    points = dict(state.points)
+    won = dict(state.rubbers_won)
+    losers = [p for side, players in enumerate(state.sides) if side not in winners for p in players]
+    if rules.partnership:
+        (side,) = winners
+        other = 1 - side
+        difference = state.rubber_points[side] - state.rubber_points[other]
+        games_difference = state.games[side] - state.games[other]
+        amount = (
+            difference * rules.stake_ore
+            + games_difference * rules.game_stake_ore
+            + rules.rubber_stake_ore
+        )
+        transfers = _settle(rules, state.sides[other], state.sides[side], amount)
+        for player in state.players:
+            points[player] += difference if state.teams[player] == side else -difference
+        score = "–".join(str(p) for p in (state.rubber_points[side], state.rubber_points[other]))
+        line = f"{side_label(state, side)} vinner robbern {score}"
+    else:
+        difference = 0
+        transfers = tuple(
+            Transfer(loser, state.sides[seat][0], rules.guerre_stake_ore)
+            for seat in winners
+            for loser in losers
+            if rules.guerre_stake_ore
+        )
+        for seat in winners:
+            points[state.sides[seat][0]] += 1
+        line = " och ".join(side_label(state, s) for s in winners) + " vinner partiet"
+    for seat in winners:
+        for player in state.sides[seat]:
+            won[player] += 1
+    nets = {k: v for k, v in net_by_account(transfers).items() if v}
+    paid = [f"{t.payer} betalar {t.payee} {_kr(t.amount_ore)}" for t in transfers]
+    record = RubberRow(
+        number=state.rubber,
+        winners=winners,
+        games=state.games,
+        points=state.rubber_points,
+        difference=difference,
+        nets=nets,
+        deals=state.deals,
+    )
+    zeros = (0,) * len(state.sides)
+    return replace(
+        state,
+        rubber=state.rubber + 1,
+        scores=zeros,
+        games=zeros,
+        rubber_points=zeros,
+        deals=(),
+        rubbers=(*state.rubbers, record),
+        points=points,
+        rubbers_won=won,
+        league_details={p: {"rubbers_won": n} for p, n in won.items()},
+        transfers=transfers,
+        log=(*state.log, line, *paid),
+    )
+
+
+def _settle(
+    rules: Rules, losers: Sequence[str], winners: Sequence[str], amount: int
+) -> tuple[Transfer, ...]:
+    """W3: each loser pays one winner (seat order pairs them) — the amount, or half of it."""
+    # The pair pays once: half each, an odd öre from the first loser.
+    half = (amount - amount // 2, amount // 2)
+    shares = half if rules.settlement == "pair" else (amount, amount)
+    return tuple(
+        Transfer(loser, winner, share)
+        for loser, winner, share in zip(losers, winners, shares, strict=True)
+        if share > 0
+    )
+
+
+def _with_expected(state: State) -> State:
+    return replace(state, expected=("deal", "end_evening") if state.rubbers else ("deal",))
+
+
+def _end_evening(state: State) -> State:
+    if not state.rubbers:
+        raise IllegalEvent(
+            "no rubber is finished yet: play one to the end, or let an admin void the game"
+        )
+    line = "Kvällen slut"
+    if state.deals:
+        line += f"; robbern som pågick ({len(state.deals)} givar) räknas inte"
+    return replace(
+        state,
+        transfers=(),
+        finished=True,
+        standings=placements(state.points),
+        expected=(),
+        log=(line,),
+    )

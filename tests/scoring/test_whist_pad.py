@@ -1,0 +1,244 @@
+"""Recording a whist evening through the pad's forms: deals, money at the end of each rubber,
+refusals that store nothing, undo, the end of the evening and the league result."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.urls import reverse
+
+from club import ledger
+from club.models import GameResult
+from scoring import recording
+from scoring.models import Event, Game, GameStatus
+from tests.conftest import client_for
+from tests.factories import make_member
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture
+def four(club, scorer):
+    return [scorer, *(make_member(club, name) for name in ("Bo Berg", "Cia Ek", "Dan Dahl"))]
+
+
+@pytest.fixture
+def scorer_client(scorer):
+    return client_for(scorer)
+
+
+def start(club, four, **rules):
+    return recording.start_game(club, "whist", four, four[0].user, rules=rules)
+
+
+class Pad:
+    """Posts what the pad's forms post, with the game's current seq."""
+
+    def __init__(self, client, game):
+        self.client, self.game, self.taps = client, game, 0
+
+    def post(self, type_, fields=None, payload=None):
+        self.game.refresh_from_db()
+        self.taps += 1
+        data = {
+            "type": type_,
+            "expected_seq": self.game.seq,
+            "idempotency_key": f"tap{self.taps}",
+            **(fields or {}),
+        }
+        if payload is not None:
+            data["payload"] = json.dumps(payload)
+        url = reverse("scoring:game-event", args=[self.game.club.slug, self.game.pk])
+        return self.client.post(url, data, **HTMX)
+
+    def deal(self, side, tricks, honours="none"):
+        response = self.post("deal", {f"p_tricks.{side}": str(tricks), "p_honours": honours})
+        assert response.status_code == 200, response.content.decode()[:2000]
+        self.game.refresh_from_db()
+        return self.game.snapshot
+
+
+def balances(four):
+    return [ledger.balance(ledger.member_account(m)) for m in four]
+
+
+# The worked rubber of tests/engine/test_whist.py: 3 + 3 + 2 against 2, difference 6.
+RUBBER_2_1 = [(0, 9, "none"), (0, 8, "0:3"), (1, 7, "none"), (0, 7, "none"), (1, 10, "none")]
+
+
+def test_a_rubber_recorded_deal_by_deal_posts_the_money_to_the_members(club, four, scorer_client):
+    game = start(club, four, stake_ore=100)
+    pad = Pad(scorer_client, game)
+    expected_scores = [[3, 0], [0, 0], [0, 1], [1, 1], [0, 0]]
+    expected_games = [[0, 0], [1, 0], [1, 0], [1, 0], [1, 1]]
+    for (side, tricks, honours), scores, games in zip(
+        RUBBER_2_1, expected_scores, expected_games, strict=True
+    ):
+        state = pad.deal(side, tricks, honours)
+        assert state["scores"] == scores
+        assert state["games"] == games
+        assert balances(four) == [0, 0, 0, 0]  # no money before the rubber ends
+    assert state["rubber_points"] == [3, 2]
+    state = pad.deal(0, 11)
+    assert state["rubbers"][0]["points"] == [8, 2]
+    # W3: each of the losers (seats 1 and 3) pays 6 × 1 kr to a winner (seats 0 and 2).
+    assert balances(four) == [600, -600, 600, -600]
+    assert state["nets"] == {"s0": 600, "s1": -600, "s2": 600, "s3": -600}
+    assert state["teams"] == {"s0": 0, "s1": 1, "s2": 0, "s3": 1}
+    assert state["rubber"] == 2
+
+
+def test_the_pad_shows_the_sides_the_score_and_the_trick_buttons(club, four, scorer_client):
+    game = start(club, four)
+    pad = Pad(scorer_client, game)
+    pad.deal(1, 8, "0:4")
+    url = reverse("scoring:game-detail", args=[club.slug, game.pk])
+    page = scorer_client.get(url).content.decode()
+    assert "Sune &amp; Cia" in page  # first names tell the four apart
+    assert "Bo &amp; Dan" in page
+    assert 'data-testid="tricks-0-13"' in page
+    assert 'name="p_tricks.1" value="7"' in page
+    assert 'value="1:4"' in page  # an honours choice
+    assert "whist.css" in page
+    fragment = scorer_client.get(url, **HTMX).content.decode()
+    assert fragment.lstrip().startswith('<div id="pad"')
+    # Side 0: four honours without a trick → 4; side 1: two trick points.
+    game.refresh_from_db()
+    assert game.snapshot["scores"] == [4, 2]
+
+
+@pytest.mark.parametrize(
+    ("fields", "payload", "message"),
+    [
+        ({}, {"tricks": {"0": 7, "1": 7}}, "13"),
+        ({}, {"tricks": {"0": 8}, "honours": {"0": 3, "1": 3}}, "both sides"),
+        ({"p_tricks.0": "14"}, None, "between 0 and 13"),
+        ({"p_honours": "none"}, None, "tricks"),
+        ({"p_tricks.0": "8", "p_honours": "0:2"}, None, "3 or 4"),
+    ],
+)
+def test_bad_input_is_refused_with_the_engines_message_and_nothing_is_stored(
+    club, four, scorer_client, fields, payload, message
+):
+    game = start(club, four, stake_ore=100)
+    pad = Pad(scorer_client, game)
+    pad.deal(0, 9)
+    response = pad.post("deal", fields, payload)
+    assert response.status_code == 422
+    assert message in response.content.decode()
+    game.refresh_from_db()
+    assert game.seq == 1
+    assert Event.objects.filter(game=game).count() == 1
+    assert game.snapshot["scores"] == [3, 0]
+
+
+def test_american_whist_refuses_honours(club, four, scorer_client):
+    game = start(club, four, variant="american")
+    response = Pad(scorer_client, game).post("deal", {"p_tricks.0": "8", "p_honours": "0:4"})
+    assert response.status_code == 422
+    assert "no honours" in response.content.decode()
+    assert not Event.objects.filter(game=game).exists()
+
+
+def test_undoing_the_deal_that_ended_the_rubber_takes_the_money_back(club, four, scorer_client):
+    game = start(club, four, stake_ore=100)
+    pad = Pad(scorer_client, game)
+    for side, tricks, honours in RUBBER_2_1:
+        pad.deal(side, tricks, honours)
+    pad.deal(0, 11)
+    assert balances(four) == [600, -600, 600, -600]
+    assert pad.post("undo").status_code == 200
+    game.refresh_from_db()
+    assert balances(four) == [0, 0, 0, 0]
+    assert game.snapshot["rubbers"] == []
+    assert game.snapshot["games"] == [1, 1]
+
+
+def test_ending_the_evening_records_teams_and_rubbers_won_in_the_league(
+    club, four, scorer_client, django_capture_on_commit_callbacks
+):
+    game = start(club, four, stake_ore=200)
+    pad = Pad(scorer_client, game)
+    refused = pad.post("end_evening")
+    assert refused.status_code == 422
+    assert "no rubber" in refused.content.decode()
+    for side, tricks in ((1, 11), (1, 11), (0, 11), (1, 11), (0, 11), (0, 8)):
+        pad.deal(side, tricks)
+    # Rubber 1 to side 1 (8–0); rubber 2 to side 0 (3 + 3 + 2 = 8 against 3); a third begun.
+    assert balances(four) == [-600, 600, -600, 600]
+    with django_capture_on_commit_callbacks(execute=True):
+        response = pad.post("end_evening")
+    assert response.status_code == 200
+    game.refresh_from_db()
+    assert game.status == GameStatus.FINISHED
+    assert balances(four) == [-600, 600, -600, 600]  # the running rubber moves nothing
+    results = {r.member_id: r for r in GameResult.objects.filter(game_ref=game.ref)}
+    by_member = [results[m.pk] for m in four]
+    assert [r.team for r in by_member] == [0, 1, 0, 1]
+    assert [r.details["rubbers_won"] for r in by_member] == [1, 1, 1, 1]
+    assert [r.placement for r in by_member] == [3, 1, 3, 1]  # net rubber points −3 / +3
+    assert [r.score for r in by_member] == [-3, 3, -3, 3]
+    assert [r.net_ore for r in by_member] == [-600, 600, -600, 600]
+    page = scorer_client.get(reverse("scoring:game-detail", args=[club.slug, game.pk]))
+    assert 'data-testid="tricks-0-7"' not in page.content.decode()
+
+
+def test_a_partie_a_la_guerre_through_the_pad(club, four, scorer_client):
+    game = start(club, four, variant="guerre", guerre_stake_ore=100)
+    pad = Pad(scorer_client, game)
+    url = reverse("scoring:game-detail", args=[club.slug, game.pk])
+    page = scorer_client.get(url).content.decode()
+    assert 'name="p_tricks.s3"' in page
+    assert 'value="2:5"' in page  # five honours, seat 2
+    # Seat 3's tricks are left out: 13 − 12 = 1.
+    fields = {"p_tricks.s0": "12", "p_tricks.s1": "0", "p_tricks.s2": "0", "p_honours": "1:4"}
+    assert pad.post("deal", fields).status_code == 200
+    game.refresh_from_db()
+    assert game.snapshot["scores"] == [8, 4, 0, 0]
+    assert game.snapshot["deals"][0]["tricks"] == [12, 0, 0, 1]
+    fields = {"p_tricks.s0": "5", "p_tricks.s1": "4", "p_tricks.s2": "4", "p_honours": "none"}
+    assert pad.post("deal", fields).status_code == 200
+    # s0 reaches 9 and wins the partie: each of the others pays 1 kr.
+    assert balances(four) == [300, -100, -100, -100]
+    game.refresh_from_db()
+    assert game.snapshot["rubbers_won"]["s0"] == 1
+
+
+def test_a_plain_member_sees_the_pad_but_cannot_record(club, four, member):
+    game = start(club, four)
+    client = client_for(member)
+    page = client.get(reverse("scoring:game-detail", args=[club.slug, game.pk])).content.decode()
+    assert 'data-testid="whist-board"' in page
+    assert 'data-testid="tricks-0-7"' not in page
+    assert Pad(client, game).post("deal", {"p_tricks.0": "7"}).status_code == 403
+
+
+def test_the_start_form_seats_the_partners_in_tap_order_with_the_clubs_options(
+    club, four, scorer_client
+):
+    url = reverse("scoring:game-start", args=[club.slug, "whist"])
+    form = scorer_client.get(url).content.decode()
+    for name in ("rule_variant", "rule_honours", "rule_stake_ore", "rule_settlement"):
+        assert f'name="{name}"' in form
+    scorer, bo, cia, dan = four
+    response = scorer_client.post(
+        url,
+        {
+            "players": [m.pk for m in four],
+            "order": f"{scorer.pk},{cia.pk},{bo.pk},{dan.pk}",  # partners: Sune & Bo
+            "rule_variant": "long",
+            "rule_honours": "on",
+            "rule_stake_ore": "2",
+            "rule_settlement": "pair",
+            "rule_game_values": "half",
+            "rule_guerre_tie": "shared",
+        },
+    )
+    assert response.status_code == 302
+    game = Game.objects.get(club=club)
+    assert [s.name for s in game.seats.all()] == ["Sune Skrivare", "Cia Ek", "Bo Berg", "Dan Dahl"]
+    assert game.rules["variant"] == "long"
+    assert game.rules["stake_ore"] == 200
+    assert game.rules["settlement"] == "pair"
+    assert game.snapshot["sides"] == [["s0", "s2"], ["s1", "s3"]]
