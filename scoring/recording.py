@@ -185,7 +185,8 @@ def _replay(game: Game, events: Sequence[Event]) -> Any:
 def _replay_with_nets(game: Game, events: Sequence[Event]) -> tuple[Any, dict[str, int]]:
     module = registry.get(game.game_key).module
     state = _new_state(game)
-    transfers = list(state.transfers)
+    # Money moves only with events (a start posts nothing), so new_game's state has none.
+    transfers = []
     for event in effective_events(events):
         state = module.apply(state, engine_event(event))
         transfers.extend(state.transfers)
