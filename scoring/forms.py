@@ -3,7 +3,8 @@
 Rules options are built from the engine's ``Rules`` dataclass: a bool is a checkbox, an int a
 number, an öre amount (a field named ``*_ore``) a kronor field, a field with a fixed set of
 values (a ``Literal`` or a tuple of choices in ``Rules.CHOICES``) a select; labels come from
-``Rules.LABELS`` ({field: {"sv": …, "en": …}}) where the engine gives them. The club's defaults
+``Rules.LABELS`` ({field: {"sv": …, "en": …}}) and ``Rules.CHOICE_LABELS`` ({field: {value:
+{"sv": …, "en": …}}}) where the engine gives them. The club's defaults
 are the options of its last game of the same kind: a club sets its house rules once.
 """
 
@@ -40,7 +41,15 @@ def _label(rules_class, name: str, language: str) -> str:
     return name.removesuffix("_ore").replace("_", " ").capitalize()
 
 
-def _field_for(field: dataclasses.Field, default, choices: tuple, label: str) -> forms.Field | None:
+def _choice_labels(rules_class, name: str, language: str) -> dict:
+    """``Rules.CHOICE_LABELS[name][value][language]``: how a fixed value reads on the form."""
+    by_value = getattr(rules_class, "CHOICE_LABELS", {}).get(name) or {}
+    return {value: names.get(language, names.get("sv", value)) for value, names in by_value.items()}
+
+
+def _field_for(
+    field: dataclasses.Field, default, choices: tuple, label: str, choice_labels: dict
+) -> forms.Field | None:
     """A form field for one option; left empty, the option keeps the rules' default."""
     common = {"label": label, "required": False}
     if isinstance(default, bool):
@@ -48,7 +57,7 @@ def _field_for(field: dataclasses.Field, default, choices: tuple, label: str) ->
     if choices:
         # Typed, so that a choice of numbers (a target of 121 or 61) reaches the rules as a number.
         return forms.TypedChoiceField(
-            choices=[(c, c) for c in choices],
+            choices=[(c, choice_labels.get(c, c)) for c in choices],
             coerce=type(default),
             empty_value=None,
             initial=default,
@@ -104,6 +113,7 @@ class StartGameForm(forms.Form):
                     default,
                     _choices(rules_class, field),
                     _label(rules_class, field.name, language),
+                    _choice_labels(rules_class, field.name, language),
                 )
                 if form_field is not None:
                     # The club's own choice (the options of its last game of this kind).
