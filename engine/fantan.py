@@ -1,0 +1,306 @@
+"""Fan tan ("Sjuan"): the order in which players go out, placement points, and chips as a club
+option (populara_kortspel.sv.txt, "Fan tan regler").
+
+3–7 players, the whole deck dealt out from the dealer's left (some get a card more). Players
+build the suits up and down from the sevens; whoever first gets rid of his cards has won. In
+free fan tan (``variant="free"``) any card may start a suit and suits are built upwards round
+the corner; that changes the play, not what the pad records.
+
+Design — the pad records who goes out, one tap each:
+
+- ``{"type": "out", "player": p}`` — p played his last card. With ``play_on`` (default) the
+  others play on to settle the remaining places and the deal ends when one player is left (he is
+  last). Without it the deal ends when the winner goes out and the others are ranked by the
+  cards they hold (equal counts share a place).
+- ``{"type": "cards_left", "cards": {p: n, …}}`` — when the winner has gone out and the cards
+  matter (chips, or ``play_on`` off): how many cards each player still in holds (1 up to his
+  hand size).
+- ``{"type": "pass", "player": p}`` — only when playing for chips, before anyone is out.
+
+Placement points per deal: n − 1 for the first out down to 0 for the last; a tie in cards left
+gives each the number of players ranked below them. A game is ``deals`` deals (default 1, the
+rules text: the first out has won); the totals give the standings (ties share).
+
+Chips (club option, ``chip_ore`` > 0; the rules text names no stakes, so 0 — no money — is the
+default). The common "play or pay" stakes: each player antes a chip per deal, each pass puts a
+chip into the pot, and when someone goes out each other player pays a chip per card left and
+the winner takes the pot. Passes are transfers to ``pot`` as they happen; the antes, the card
+chips and the payout are one settlement when the cards left are recorded, so the pot is empty
+again after every deal and never negative. Passes after the winner went out cost nothing.
+``league_details`` counts ``firsts`` (deals won).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, ClassVar, Literal
+
+from engine.base import POT, Standing, Transfer, placements, seat_players
+from engine.errors import IllegalEvent
+
+KEY = "fantan"
+NAMES = {"sv": "Fan tan", "en": "Fan tan"}
+MIN_PLAYERS = 3
+MAX_PLAYERS = 7
+EVENT_TYPES = ("out", "cards_left", "pass")
+
+DECK = 52
+VARIANTS = ("fantan", "free")
+VARIANT_NAMES = {"fantan": "fan tan", "free": "fri fan tan"}
+
+
+@dataclass(frozen=True)
+class Rules:
+    CHOICES: ClassVar[dict[str, tuple[str, ...]]] = {"variant": VARIANTS}
+
+    variant: Literal["fantan", "free"] = "fantan"
+    deals: int = 1  # deals in a game; placement points add up
+    play_on: bool = True  # play on after the winner to settle every place
+    chip_ore: int = 0  # club option: the value of a chip (0: no chips, as in the rules text)
+
+    def __post_init__(self) -> None:
+        if self.variant not in VARIANTS:
+            raise ValueError(f"variant must be one of {', '.join(VARIANTS)}, not {self.variant!r}")
+        if self.deals < 1:
+            raise ValueError(f"deals must be at least 1, not {self.deals}")
+        if self.chip_ore < 0:
+            raise ValueError(f"chip_ore cannot be negative ({self.chip_ore})")
+
+
+@dataclass(frozen=True)
+class DealRow:
+    number: int
+    dealer: str
+    order: tuple[str, ...]  # first out first; players ranked by cards left after the winner
+    points: dict[str, int]
+    cards_left: dict[str, int] = field(default_factory=dict)
+    chips: dict[str, int] = field(default_factory=dict)  # net chips per player in this deal
+
+
+@dataclass(frozen=True)
+class State:
+    players: tuple[str, ...]
+    rules: Rules = Rules()
+    dealer: str = ""
+    phase: str = "play"  # "play" | "count" (the winner is out; how many cards are left?)
+    out: tuple[str, ...] = ()  # this deal, in the order they went out
+    cards_left: dict[str, int] = field(default_factory=dict)  # this deal, once counted
+    pot_chips: int = 0  # chips in the pot this deal (passes before the winner went out)
+    chips: dict[str, int] = field(default_factory=dict)  # net chips per player this deal
+    points: dict[str, int] = field(default_factory=dict)  # placement points over the game
+    sheet: tuple[DealRow, ...] = ()
+    transfers: tuple[Transfer, ...] = ()
+    finished: bool = False
+    standings: tuple[Standing, ...] = ()
+    expected: tuple[str, ...] = ("out",)
+    log: tuple[str, ...] = ()
+    league_details: dict[str, dict[str, int]] = field(default_factory=dict)
+
+
+def hand_sizes(state: State) -> dict[str, int]:
+    """Cards each player was dealt: one at a time from the dealer's left, the dealer last."""
+    n = len(state.players)
+    start = state.players.index(state.dealer)
+    order = [state.players[(start + k) % n] for k in range(1, n + 1)]
+    return {p: DECK // n + (i < DECK % n) for i, p in enumerate(order)}
+
+
+def new_game(
+    players: Sequence[str], rules: Rules = Rules(), first_dealer: str | None = None
+) -> State:
+    players, dealer = seat_players(players, "Fan tan", MIN_PLAYERS, MAX_PLAYERS, first_dealer)
+    state = State(
+        players=players,
+        rules=rules,
+        dealer=dealer,
+        chips=dict.fromkeys(players, 0),
+        points=dict.fromkeys(players, 0),
+        league_details={p: {"firsts": 0} for p in players},
+    )
+    return replace(state, expected=_expected(state))
+
+
+def apply(state: State, event: Mapping[str, Any]) -> State:
+    if state.finished:
+        raise IllegalEvent("the game is over; nothing more can be recorded")
+    kind = event.get("type")
+    handler = {"out": _out, "cards_left": _cards_left, "pass": _pass}.get(kind)
+    if handler is None:
+        raise IllegalEvent(f"unknown event type {kind!r}; Fan tan records {', '.join(EVENT_TYPES)}")
+    state = handler(replace(state, transfers=(), log=()), event)
+    return state if state.finished else replace(state, expected=_expected(state))
+
+
+def _expected(state: State) -> tuple[str, ...]:
+    if state.phase == "count":
+        return ("cards_left",)
+    if state.rules.chip_ore and not state.out:
+        return ("out", "pass")
+    return ("out",)
+
+
+def _still_in(state: State) -> list[str]:
+    return [p for p in state.players if p not in state.out]
+
+
+def _player(state: State, event: Mapping[str, Any], question: str) -> str:
+    player = event.get("player")
+    if player in (None, ""):
+        raise IllegalEvent(question)
+    if player not in state.players:
+        raise IllegalEvent(f"{player!r} is not at the table")
+    if player in state.out:
+        raise IllegalEvent(f"{player} is already out this deal")
+    return player
+
+
+def _needs_count(state: State) -> bool:
+    return bool(state.rules.chip_ore) or not state.rules.play_on
+
+
+# --- events ------------------------------------------------------------------------------------
+
+
+def _pass(state: State, event: Mapping[str, Any]) -> State:
+    player = _player(state, event, "who passed?")
+    if not state.rules.chip_ore:
+        raise IllegalEvent("this game is not played for chips, so passes are not recorded")
+    if state.out:
+        raise IllegalEvent("the pot is already won this deal; a pass costs nothing now")
+    if state.phase == "count":
+        raise IllegalEvent("first say how many cards each player has left")
+    chips = dict(state.chips)
+    chips[player] -= 1
+    return replace(
+        state,
+        pot_chips=state.pot_chips + 1,
+        chips=chips,
+        transfers=(Transfer(player, POT, state.rules.chip_ore),),
+        log=(f"{player} passar: 1 mark i potten ({state.pot_chips + 1})",),
+    )
+
+
+def _out(state: State, event: Mapping[str, Any]) -> State:
+    player = _player(state, event, "who went out?")
+    if state.phase == "count":
+        raise IllegalEvent("first say how many cards each player has left")
+    out = (*state.out, player)
+    if len(out) == 1:
+        variant = VARIANT_NAMES[state.rules.variant]
+        line = f"{player} går ut först och vinner given ({variant})"
+        state = replace(state, out=out, log=(line,))
+        if _needs_count(state):
+            return replace(state, phase="count")
+        return state
+    line = f"{player} går ut som nummer {len(out)}"
+    state = replace(state, out=out, log=(line,))
+    remaining = _still_in(state)
+    if len(remaining) == 1:
+        return _end_deal(replace(state, out=(*out, remaining[0])), ranked_by_cards=False)
+    return state
+
+
+def _cards_left(state: State, event: Mapping[str, Any]) -> State:
+    if state.phase != "count":
+        raise IllegalEvent("the cards left are counted when the first player goes out")
+    given = event.get("cards")
+    if not isinstance(given, Mapping):
+        raise IllegalEvent("how many cards does each player still in hold? ('cards' is missing)")
+    sizes = hand_sizes(state)
+    still_in = _still_in(state)
+    for player in given:
+        if player not in state.players:
+            raise IllegalEvent(f"cards left: {player!r} is not at the table")
+        if player not in still_in:
+            raise IllegalEvent(f"cards left: {player!r} is out and holds no cards")
+    cards = {}
+    for player in still_in:
+        if player not in given:
+            raise IllegalEvent(f"cards left: {player!r} is missing")
+        count = given[player]
+        if isinstance(count, bool) or not isinstance(count, int):
+            raise IllegalEvent(f"cards left: {player} has {count!r}, which is not a whole number")
+        if not 1 <= count <= sizes[player]:
+            raise IllegalEvent(
+                f"cards left: {player} is still in, so he holds 1 to {sizes[player]} cards "
+                f"(his hand), not {count}"
+            )
+        cards[player] = count
+    state = replace(state, phase="play", cards_left=cards)
+    if state.rules.chip_ore:
+        state = _settle_chips(state)
+    if state.rules.play_on:
+        return state
+    ranked = sorted(still_in, key=lambda p: cards[p])
+    return _end_deal(replace(state, out=(*state.out, *ranked)), ranked_by_cards=True)
+
+
+def _settle_chips(state: State) -> State:
+    """Antes, a chip per card left, and the whole pot to the winner, in one settlement."""
+    chip = state.rules.chip_ore
+    winner = state.out[0]
+    transfers = []
+    chips = dict(state.chips)
+    pot = state.pot_chips
+    for player in state.players:
+        paid = 1 + state.cards_left.get(player, 0)
+        transfers.append(Transfer(player, POT, paid * chip))
+        chips[player] -= paid
+        pot += paid
+    transfers.append(Transfer(POT, winner, pot * chip))
+    chips[winner] += pot
+    line = f"{winner} tar potten: {pot} marker"
+    return replace(
+        state,
+        pot_chips=0,
+        chips=chips,
+        transfers=tuple(transfers),
+        log=(*state.log, line),
+    )
+
+
+def _end_deal(state: State, ranked_by_cards: bool) -> State:
+    order = state.out
+    n = len(state.players)
+    if ranked_by_cards:
+        cards = {**state.cards_left, order[0]: 0}
+        points = {p: sum(cards[q] > cards[p] for q in order) for p in order}
+    else:
+        points = {p: n - 1 - i for i, p in enumerate(order)}
+    points = {p: points[p] for p in state.players}
+    row = DealRow(
+        number=len(state.sheet) + 1,
+        dealer=state.dealer,
+        order=order,
+        points=points,
+        cards_left=state.cards_left,
+        chips=state.chips if state.rules.chip_ore else {},
+    )
+    totals = {p: state.points[p] + points[p] for p in state.players}
+    details = {
+        p: {"firsts": state.league_details[p]["firsts"] + (p == order[0])} for p in state.players
+    }
+    line = f"Giv {row.number}: " + ", ".join(f"{p} {points[p]}" for p in order)
+    dealer = state.players[(state.players.index(state.dealer) + 1) % n]
+    state = replace(
+        state,
+        sheet=(*state.sheet, row),
+        points=totals,
+        league_details=details,
+        out=(),
+        cards_left={},
+        chips=dict.fromkeys(state.players, 0),
+        dealer=dealer,
+        log=(*state.log, line),
+    )
+    if len(state.sheet) < state.rules.deals:
+        return replace(state, log=(*state.log, f"Ny giv: {dealer} ger"))
+    standings = placements(totals)
+    return replace(
+        state,
+        finished=True,
+        standings=standings,
+        expected=(),
+        log=(*state.log, f"{standings[0].player} vinner med {standings[0].score} poäng"),
+    )

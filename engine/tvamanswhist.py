@@ -1,0 +1,261 @@
+"""Tvåmanswhist (German whist): a match of deals between two players (populara_kortspel.sv.txt,
+"Tvåmanswhist regler"; NOTES.md TW1–TW2).
+
+Each deal is 26 tricks: in the first 13 the players build their hands from the stock (the trick
+winner takes the turned-up card), then the last 13 are played with what they hold. How a deal is
+won is the club's ``counting`` option:
+
+- ``"13"`` (the rules text): only the last 13 tricks count; more of them wins (13 is odd: no tie);
+- ``"26"``: all 26 count; at 13–13 the player who took the last trick wins (TW2);
+- ``"points"``: each of the first 13 tricks is worth 1 point, each of the last 13 two; more
+  points wins (39 in all: no tie).
+
+TW1: the text gives no match length; the app records the winner of each deal and plays a match
+the club chooses — first to ``deals_to_win`` deals won (default 3), and/or first to
+``points_to_win`` counted tricks or points over the match (0 = no such target). With both at 0
+the match runs until the table ends it. When both players reach the points in the same deal the
+higher total wins, and at equal totals the winner of that deal. An ``end`` event stops the match
+early: the players are ranked by the match's measure (deals won, or points for a points-only
+match), then by the other; equal on both shares first place. Either way the result
+(``standings``) goes to the league.
+
+Events:
+
+- ``{"type": "deal", "tricks": {p: n}}`` — counted tricks (13 or 26 in all) for one or both
+  players (the other took the rest); ``"last": p`` says who took the last trick (needed at
+  13–13 in the 26 count);
+- ``{"type": "deal", "early": {p: n}, "late": {p: n}}`` — the ``"points"`` count: tricks of
+  the first and of the last 13, each for one or both players;
+- ``{"type": "end"}`` — the table ends the match now.
+
+The deal alternates between the two. No money (``transfers`` always empty);
+``league_details`` counts ``deals_won``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, ClassVar, Literal
+
+from engine.base import Standing, Transfer, seat_players
+from engine.errors import IllegalEvent
+
+KEY = "tvamanswhist"
+NAMES = {"sv": "Tvåmanswhist", "en": "Two-handed whist"}
+MIN_PLAYERS = 2
+MAX_PLAYERS = 2
+EVENT_TYPES = ("deal", "end")
+
+HALF = 13  # tricks in each half of a deal
+COUNTINGS = ("13", "26", "points")
+COUNTED = {"13": HALF, "26": 2 * HALF, "points": HALF + 2 * HALF}
+
+
+@dataclass(frozen=True)
+class Rules:
+    CHOICES: ClassVar[dict[str, tuple[str, ...]]] = {"counting": COUNTINGS}
+
+    counting: Literal["13", "26", "points"] = "13"
+    deals_to_win: int = 3  # TW1: first to win this many deals wins the match (0: no target)
+    points_to_win: int = 0  # or first to this many counted tricks/points (0: no target)
+
+    def __post_init__(self) -> None:
+        if self.counting not in COUNTINGS:
+            raise ValueError(
+                f"counting must be one of {', '.join(COUNTINGS)}, not {self.counting!r}"
+            )
+        for name in ("deals_to_win", "points_to_win"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"{name} cannot be negative ({getattr(self, name)})")
+
+
+@dataclass(frozen=True)
+class DealRow:
+    number: int
+    dealer: str
+    counted: dict[str, int]  # counted tricks (or points) per player
+    winner: str
+    last: str | None = None  # who took the last trick, when recorded
+    early: dict[str, int] = field(default_factory=dict)  # "points" count: tricks per half
+    late: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class State:
+    players: tuple[str, ...]
+    rules: Rules = Rules()
+    dealer: str = ""
+    deals_won: dict[str, int] = field(default_factory=dict)
+    points: dict[str, int] = field(default_factory=dict)
+    sheet: tuple[DealRow, ...] = ()
+    winner: str | None = None
+    ended_by_hand: bool = False
+    transfers: tuple[Transfer, ...] = ()
+    finished: bool = False
+    standings: tuple[Standing, ...] = ()
+    expected: tuple[str, ...] = ("deal",)
+    log: tuple[str, ...] = ()
+    league_details: dict[str, dict[str, int]] = field(default_factory=dict)
+
+
+def new_game(
+    players: Sequence[str], rules: Rules = Rules(), first_dealer: str | None = None
+) -> State:
+    players, dealer = seat_players(players, "Tvåmanswhist", MIN_PLAYERS, MAX_PLAYERS, first_dealer)
+    zero = dict.fromkeys(players, 0)
+    return State(players=players, rules=rules, dealer=dealer, deals_won=zero, points=dict(zero))
+
+
+def apply(state: State, event: Mapping[str, Any]) -> State:
+    if state.finished:
+        raise IllegalEvent("the match is over; no more deals can be recorded")
+    kind = event.get("type")
+    if kind == "deal":
+        return _deal(state, event)
+    if kind == "end":
+        return _end(state)
+    raise IllegalEvent(
+        f"unknown event type {kind!r}; Tvåmanswhist records {', '.join(EVENT_TYPES)}"
+    )
+
+
+def _other(state: State, player: str) -> str:
+    return state.players[1 - state.players.index(player)]
+
+
+def _split(state: State, event: Mapping[str, Any], name: str, total: int) -> dict[str, int]:
+    """Tricks for one or both players out of ``total``; the other took the rest."""
+    value = event.get(name)
+    if not isinstance(value, Mapping) or not value:
+        raise IllegalEvent(f"how many {name} did each player take? ('{name}' is missing)")
+    given = {}
+    for player, number in value.items():
+        if player not in state.players:
+            raise IllegalEvent(f"{name}: {player!r} is not at the table")
+        if isinstance(number, bool) or not isinstance(number, int):
+            raise IllegalEvent(f"{name}: {player} has {number!r}, which is not a whole number")
+        if not 0 <= number <= total:
+            raise IllegalEvent(f"{name}: {player} cannot take {number} of {total} tricks")
+        given[player] = number
+    if len(given) == 1:
+        ((player, number),) = given.items()
+        given[_other(state, player)] = total - number
+    if sum(given.values()) != total:
+        raise IllegalEvent(
+            f"{name}: the tricks add up to {sum(given.values())}, but {total} are counted"
+        )
+    return {p: given[p] for p in state.players}
+
+
+def _deal(state: State, event: Mapping[str, Any]) -> State:
+    counting = state.rules.counting
+    last = event.get("last")
+    if last in (None, ""):
+        last = None
+    elif last not in state.players:
+        raise IllegalEvent(f"last trick: {last!r} is not at the table")
+    early: dict[str, int] = {}
+    late: dict[str, int] = {}
+    if counting == "points":
+        if event.get("early") is None or event.get("late") is None:
+            raise IllegalEvent(
+                "with 1 point per early trick and 2 per late trick, give the early and the "
+                "late tricks ('early' and 'late')"
+            )
+        early = _split(state, event, "early", HALF)
+        late = _split(state, event, "late", HALF)
+        counted = {p: early[p] + 2 * late[p] for p in state.players}
+    else:
+        counted = _split(state, event, "tricks", COUNTED[counting])
+    a, b = state.players
+    if counted[a] != counted[b]:
+        winner = a if counted[a] > counted[b] else b
+    elif last is None:
+        raise IllegalEvent("13–13: who took the last trick? (it decides the deal)")
+    else:
+        winner = last  # TW2
+    row = DealRow(
+        number=len(state.sheet) + 1,
+        dealer=state.dealer,
+        counted=counted,
+        winner=winner,
+        last=last,
+        early=early,
+        late=late,
+    )
+    deals_won = {p: n + (p == winner) for p, n in state.deals_won.items()}
+    points = {p: n + counted[p] for p, n in state.points.items()}
+    unit = "poäng" if counting == "points" else "stick"
+    line = (
+        f"Giv {row.number}: {winner} vinner {counted[winner]}–{counted[_other(state, winner)]} "
+        f"{unit} · given {deals_won[a]}–{deals_won[b]}"
+    )
+    state = replace(
+        state,
+        dealer=_other(state, state.dealer),
+        deals_won=deals_won,
+        points=points,
+        sheet=(*state.sheet, row),
+        transfers=(),
+        expected=EVENT_TYPES,
+        league_details={p: {"deals_won": n} for p, n in deals_won.items()},
+        log=(line,),
+    )
+    match_winner = _match_winner(state, winner)
+    if match_winner is None:
+        return state
+    return _finish(state, match_winner)
+
+
+def _match_winner(state: State, deal_winner: str) -> str | None:
+    rules = state.rules
+    reached = [
+        p
+        for p in state.players
+        if (rules.deals_to_win and state.deals_won[p] >= rules.deals_to_win)
+        or (rules.points_to_win and state.points[p] >= rules.points_to_win)
+    ]
+    if len(reached) < 2:
+        return reached[0] if reached else None
+    a, b = reached
+    if state.points[a] != state.points[b]:
+        return a if state.points[a] > state.points[b] else b
+    return deal_winner
+
+
+def _measures(state: State) -> tuple[dict[str, int], dict[str, int]]:
+    """The match's measure and its tie-break: points first only in a points-only match."""
+    if state.rules.points_to_win and not state.rules.deals_to_win:
+        return state.points, state.deals_won
+    return state.deals_won, state.points
+
+
+def _end(state: State) -> State:
+    if not state.sheet:
+        raise IllegalEvent("no deal has been recorded; there is no match to end")
+    first, second = _measures(state)
+    a, b = state.players
+    key = {p: (first[p], second[p]) for p in state.players}
+    winner = None if key[a] == key[b] else (a if key[a] > key[b] else b)
+    state = replace(state, ended_by_hand=True, transfers=(), log=("Matchen avslutas",))
+    return _finish(state, winner)
+
+
+def _finish(state: State, winner: str | None) -> State:
+    first, _second = _measures(state)
+    if winner is None:
+        standings = tuple(Standing(p, 1, first[p]) for p in state.players)
+        line = "Matchen slutar lika"
+    else:
+        loser = _other(state, winner)
+        standings = (Standing(winner, 1, first[winner]), Standing(loser, 2, first[loser]))
+        line = f"{winner} vinner matchen"
+    return replace(
+        state,
+        finished=True,
+        winner=winner,
+        standings=standings,
+        expected=(),
+        log=(*state.log, line),
+    )

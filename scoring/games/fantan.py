@@ -1,0 +1,64 @@
+"""The Fan tan pad: one big button per player still in ("who went out?"), passes when playing
+for chips, the cards left as tap choices, the game's placement points in large type."""
+
+from __future__ import annotations
+
+from engine import fantan
+from scoring.games.kasino import short_names
+
+
+def _hand_sizes(state: dict) -> dict[str, int]:
+    shape = fantan.State(players=tuple(state["players"]), dealer=state["dealer"])
+    return fantan.hand_sizes(shape)
+
+
+def pad_context(game, state: dict) -> dict:
+    names = {seat.key: seat.name for seat in game.seats.all()}
+    short = short_names(names)
+    out = state["out"]
+    sizes = _hand_sizes(state)
+    top = max(state["points"].values())
+    players = [
+        {
+            "key": p,
+            "name": names[p],
+            "short": short[p],
+            "points": state["points"][p],
+            "out": out.index(p) + 1 if p in out else None,
+            "dealer": p == state["dealer"] and not state["finished"],
+            "leading": state["finished"] and state["points"][p] == top,
+            "cards": list(range(1, sizes[p] + 1)),
+            "chips": state["chips"][p],
+            "passes": -state["chips"][p] if not out else 0,
+        }
+        for p in state["players"]
+    ]
+    sheet = [
+        {
+            "number": row["number"],
+            "order": [
+                {"short": short[p], "points": row["points"][p], "chips": row["chips"].get(p)}
+                for p in row["order"]
+            ],
+        }
+        for row in reversed(state["sheet"])
+    ]
+    rules = state["rules"]
+    return {
+        "ft": {
+            "players": players,
+            "still_in": [p for p in players if p["out"] is None],
+            "out": [{"short": short[p], "place": i + 1} for i, p in enumerate(out)],
+            "winner": short[out[0]] if out else None,
+            "phase": state["phase"],
+            "can_pass": "pass" in state["expected"],
+            "deal_number": len(state["sheet"]) + (0 if state["finished"] else 1),
+            "deals": rules["deals"],
+            "dealer": names.get(state["dealer"], state["dealer"]),
+            "free": rules["variant"] == "free",
+            "chip_ore": rules["chip_ore"],
+            "pot_chips": state["pot_chips"],
+            "pot_ore": state["pot_chips"] * rules["chip_ore"],
+            "sheet": sheet,
+        }
+    }

@@ -1,0 +1,67 @@
+"""The Kasino pad: who took what in a deal, as rows of tap choices, the sides' scores in large
+type, and the score sheet.
+
+In partnership play a side is chosen by tapping it once (its first player's key stands for the
+side; the engine credits the side). Tabbar are per player either way, for the league column.
+"""
+
+from __future__ import annotations
+
+from engine import kasino
+
+
+def short_names(names: dict[str, str]) -> dict[str, str]:
+    """First names, unless two players share one: then the full names."""
+    first = {key: name.split()[0] if name.split() else name for key, name in names.items()}
+    taken = list(first.values())
+    return {key: first[key] if taken.count(first[key]) == 1 else names[key] for key in names}
+
+
+def pad_context(game, state: dict) -> dict:
+    names = {seat.key: seat.name for seat in game.seats.all()}
+    short = short_names(names)
+    winners = set(state["winners"])
+    sides = [
+        {
+            "index": index,
+            "key": side[0],
+            "label": " & ".join(short[p] for p in side),
+            "names": " & ".join(names[p] for p in side),
+            "score": state["scores"][index],
+            "won": side[0] in winners,
+        }
+        for index, side in enumerate(state["sides"])
+    ]
+    side_of = {p: index for index, side in enumerate(state["sides"]) for p in side}
+    players = [
+        {"key": p, "name": names[p], "short": short[p], "side": side_of[p]}
+        for p in state["players"]
+    ]
+
+    sheet = [
+        {
+            "number": row["number"],
+            "dealer": short.get(row["dealer"], row["dealer"]),
+            "claim": row["claim"],
+            "cells": [
+                {"points": points, "score": score}
+                for points, score in zip(row["points"], row["scores"], strict=True)
+            ],
+        }
+        for row in reversed(state["sheet"])
+    ]
+    return {
+        "kasino": {
+            "sides": sides,
+            "players": players,
+            "partnership": state["rules"]["partnership"],
+            "target": state["rules"]["target"],
+            "deal_number": len(state["sheet"]) + 1,
+            "dealer": names.get(state["dealer"], state["dealer"]),
+            "suits": [(s, kasino.SUIT_SYMBOLS[s], s in "HD") for s in kasino.ACE_SUITS],
+            "tabbar": list(range(7)),
+            "aces": list(range(5)),
+            "sheet": sheet,
+            "winners": " & ".join(names[p] for p in state["winners"]),
+        }
+    }
