@@ -22,11 +22,12 @@ ends when someone falls to −500 or below: the best score wins "via bakdörren"
 score is reported as a tie, FH6).
 
 Other player counts: with 4, partners sit opposite (seats 0 & 2, 1 & 3), each side scores as one
-(both partners carry the side's score), the partner of a misère declarer lays his cards aside,
-and a side cannot reach 500 on trick points when the other side fails a contract — it stays at
-490. The four-player auction goes round several times, so (FH7) it has no 250 for ten tricks.
-With 5, the declarer plays solo or calls a partner, who then wins or loses the bid's value as he
-does (never on a misère). With 2 the game is as for three.
+(both partners carry the side's score; ``State.teams`` maps each to his side for the league),
+the partner of a misère declarer lays his cards aside, and a side cannot reach 500 on trick
+points when the other side fails a contract — it stays at 490. The four-player auction goes
+round several times, so (FH7) it has no 250 for ten tricks. With 5, the declarer plays solo or
+calls a partner, who then wins or loses the bid's value as he does (never on a misère). With 2
+the game is as for three.
 
 Design — one event per deal (the pad records the contract and the tricks, not the cards):
 
@@ -46,11 +47,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Literal
 
 from engine.base import Standing, Transfer, seat_players
-from engine.errors import IllegalEvent
+from engine.errors import IllegalEvent, _
 
 KEY = "femhundra"
 NAMES = {"sv": "Femhundra", "en": "Five Hundred"}
@@ -149,6 +150,9 @@ class State:
     winners: tuple[str, ...] = ()
     tie: bool = False
     back_door: bool = False
+    # Four players: partners (player → side 0 or 1) for the league's team ratings. Empty
+    # otherwise — the five-player called partner changes from deal to deal.
+    teams: dict[str, int] = field(default_factory=dict)
     transfers: tuple[Transfer, ...] = ()
     finished: bool = False
     standings: tuple[Standing, ...] = ()
@@ -169,28 +173,34 @@ _TRUMP_BY_WORD = {word: trump for trump, words in _TRUMP_WORDS.items() for word 
 _MISERE_WORDS = {"misere", "misère", "misär", "misar", "noll", "nullo"}
 _OPEN_WORDS = ("open", "öppen", "oppen")
 _BID_TEXT = re.compile(r"^(\d+)(\D+)$")
-_BID_HELP = "bids are 6–10 tricks in ♠ ♣ ♦ ♥ or NT (e.g. 8H, 7NT, 6♠, '7 sang')"
+_NOT_A_BID = _("{text} is not a bid; bids are 6–10 tricks in ♠ ♣ ♦ ♥ or NT (e.g. 8H, 7NT, 6♠)")
+_NOT_IN_TABLE = _(
+    "{text} is not in the bid table; bids are 6–10 tricks in ♠ ♣ ♦ ♥ or NT (e.g. 8H, 7NT, 6♠)"
+)
+_TRICKS_SUM = _("the tricks add up to {count}, but a deal has {tricks}")
+_ONLY_FIVE = _("only the five-player game has a called partner")
 
 
 def parse_contract(text: str, misere: bool = True) -> str:
     """The canonical contract ("8H", "7NT", "misere", "open_misere") for what was written."""
     if not isinstance(text, str):
-        raise IllegalEvent(f"{text!r} is not a bid; {_BID_HELP}")
+        raise IllegalEvent(_NOT_A_BID, text=repr(text))
     word = re.sub(r"[\s_\-]+", "", text.strip().lower())
     contract = _misere_contract(word)
     if contract is not None:
         if not misere:
             raise IllegalEvent(
-                f"{text!r}: misère is not bid at this table (the Anglo-Saxon variant is off)"
+                _("{text}: misère is not bid at this table (the Anglo-Saxon variant is off)"),
+                text=repr(text),
             )
         return contract
     match = _BID_TEXT.match(word)
     trump = _TRUMP_BY_WORD.get(match.group(2)) if match else None
     if match is None or trump is None:
-        raise IllegalEvent(f"{text!r} is not a bid; {_BID_HELP}")
+        raise IllegalEvent(_NOT_A_BID, text=repr(text))
     contract = f"{int(match.group(1))}{trump}"
     if contract not in BID_VALUES:
-        raise IllegalEvent(f"{text!r} is not in the bid table; {_BID_HELP}")
+        raise IllegalEvent(_NOT_IN_TABLE, text=repr(text))
     return contract
 
 
@@ -210,7 +220,7 @@ def bid_value(contract: str, players: int = 3) -> int:
     if contract == OPEN_MISERE:
         return OPEN_MISERE_VALUE_FOUR if players == 4 else OPEN_MISERE_VALUE
     if contract not in BID_VALUES:
-        raise IllegalEvent(f"{contract!r} is not in the bid table; {_BID_HELP}")
+        raise IllegalEvent(_NOT_IN_TABLE, text=repr(contract))
     return BID_VALUES[contract]
 
 
@@ -284,16 +294,21 @@ def score_deal(
     """
     players = len(tricks)
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise IllegalEvent(f"Femhundra is for {MIN_PLAYERS}–{MAX_PLAYERS} players, not {players}")
+        raise IllegalEvent(
+            _("{game} is for {allowed} players, not {count}"),
+            game="Femhundra",
+            allowed=f"{MIN_PLAYERS}–{MAX_PLAYERS}",
+            count=players,
+        )
     if any(t < 0 for t in tricks) or sum(tricks) != TRICKS:
-        raise IllegalEvent(f"the tricks add up to {sum(tricks)}, but a deal has {TRICKS}")
+        raise IllegalEvent(_TRICKS_SUM, count=sum(tricks), tricks=TRICKS)
     side_of = {seat: team for team in teams(players) for seat in team}
     if declarer is None:
         return tuple(
             TRICK_POINTS * sum(tricks[s] for s in side_of[seat]) for seat in range(players)
         )
     if contract is None:
-        raise IllegalEvent("a declarer needs a contract")
+        raise IllegalEvent(_("a declarer needs a contract"))
     declaring = _declaring_seats(players, declarer, contract, partner)
     value = bid_value(contract, players)
     made, taken = _contract_made(tricks, declarer, contract, declaring)
@@ -318,11 +333,11 @@ def _declaring_seats(
     if partner is None:
         return frozenset({declarer})
     if players != 5:
-        raise IllegalEvent("only the five-player game has a called partner")
+        raise IllegalEvent(_ONLY_FIVE)
     if contract in (MISERE, OPEN_MISERE):
-        raise IllegalEvent("a misère declarer may not call a partner")
+        raise IllegalEvent(_("a misère declarer may not call a partner"))
     if partner == declarer:
-        raise IllegalEvent("the declarer cannot call himself as partner")
+        raise IllegalEvent(_("the declarer cannot call himself as partner"))
     return frozenset({declarer, partner})
 
 
@@ -332,7 +347,7 @@ def _contract_made(
     if contract in (MISERE, OPEN_MISERE):
         # With four players the misère declarer's partner lays his cards aside.
         if len(declaring) > 1 and any(tricks[s] for s in declaring if s != declarer):
-            raise IllegalEvent("the misère declarer's partner lays his cards aside: 0 tricks")
+            raise IllegalEvent(_("the misère declarer's partner lays his cards aside: 0 tricks"))
         return tricks[declarer] == 0, tricks[declarer]
     taken = sum(tricks[s] for s in declaring)
     return taken >= contract_tricks(contract), taken
@@ -345,20 +360,26 @@ def new_game(
     players: Sequence[str], rules: Rules = Rules(), first_dealer: str | None = None
 ) -> State:
     players, dealer = seat_players(players, "Femhundra", MIN_PLAYERS, MAX_PLAYERS, first_dealer)
+    sides = teams(len(players)) if len(players) == 4 else ()
     return State(
         players=players,
         rules=rules,
         dealer=dealer,
         forhand=_left_of(players, dealer),
         scores=(0,) * len(players),
+        teams={players[seat]: side for side, seats in enumerate(sides) for seat in seats},
     )
 
 
 def apply(state: State, event: Mapping[str, Any]) -> State:
     if state.finished:
-        raise IllegalEvent("the game is over; no more deals can be recorded")
+        raise IllegalEvent(_("the game is over; no more deals can be recorded"))
     if event.get("type") != "deal":
-        raise IllegalEvent(f"unknown event type {event.get('type')!r}; Femhundra records deal")
+        raise IllegalEvent(
+            _("unknown event type {kind}; Femhundra records {types}"),
+            kind=event.get("type"),
+            types=", ".join(EVENT_TYPES),
+        )
     return _play_deal(state, event)
 
 
@@ -371,24 +392,30 @@ def _seat(state: State, event: Mapping[str, Any], field: str) -> int | None:
     if player is None:
         return None
     if player not in state.players:
-        raise IllegalEvent(f"{field}: {player!r} is not a player in this game")
+        raise IllegalEvent(
+            _("{field}: {player} is not a player in this game"), field=field, player=player
+        )
     return state.players.index(player)
 
 
 def _read_tricks(state: State, event: Mapping[str, Any]) -> tuple[int, ...]:
     given = event.get("tricks")
     if not isinstance(given, Mapping):
-        raise IllegalEvent("'tricks' must map each player to the tricks he took")
+        raise IllegalEvent(_("'tricks' must map each player to the tricks he took"))
     for player in given:
         if player not in state.players:
-            raise IllegalEvent(f"tricks: {player!r} is not a player in this game")
+            raise IllegalEvent(
+                _("{field}: {player} is not a player in this game"), field="tricks", player=player
+            )
     for player in state.players:
         took = given.get(player)
         if not isinstance(took, int) or isinstance(took, bool) or not 0 <= took <= TRICKS:
-            raise IllegalEvent(f"tricks: {player!r} cannot take {took!r} tricks")
+            raise IllegalEvent(
+                _("tricks: {player} cannot take {count} tricks"), player=player, count=repr(took)
+            )
     tricks = tuple(given[p] for p in state.players)
     if sum(tricks) != TRICKS:
-        raise IllegalEvent(f"the tricks add up to {sum(tricks)}, but a deal has {TRICKS}")
+        raise IllegalEvent(_TRICKS_SUM, count=sum(tricks), tricks=TRICKS)
     return tricks
 
 
@@ -400,13 +427,15 @@ def _play_deal(state: State, event: Mapping[str, Any]) -> State:
     contract = None
     if declarer is None:
         if event.get("contract") is not None or partner is not None:
-            raise IllegalEvent("a contract needs a declarer (no declarer means rundpass)")
+            raise IllegalEvent(_("a contract needs a declarer (no declarer means rundpass)"))
     else:
         if event.get("contract") is None:
-            raise IllegalEvent(f"{players[declarer]!r} declares, but the contract is missing")
+            raise IllegalEvent(
+                _("{player} declares, but the contract is missing"), player=players[declarer]
+            )
         contract = parse_contract(event["contract"], misere=state.rules.misere)
     if partner is not None and len(players) != 5:
-        raise IllegalEvent("only the five-player game has a called partner")
+        raise IllegalEvent(_ONLY_FIVE)
     points = score_deal(tricks, declarer, contract, partner, state.rules)
     points, held = _hold_at_490(state, declarer, points)
     scores = tuple(s + p for s, p in zip(state.scores, points, strict=True))
@@ -514,13 +543,31 @@ def _winner_at_500(
     # "… vinner den som först nådde upp till 500 poäng i den ordning som sticken spelades."
     names = [state.players[s] for t in tops for s in t]
     first = event.get("first_to_500")
+    if first is None and declarer is None:
+        raise IllegalEvent(
+            _(
+                "{names} reached {best} in the same deal and nobody declared: say who reached "
+                "500 first, in the order the tricks were played"
+            ),
+            names=", ".join(names),
+            best=best,
+        )
     if first is None:
         raise IllegalEvent(
-            f"{', '.join(names)} reached {best} in the same deal: say who reached 500 first in "
-            "the order the tricks were played (first_to_500)"
+            _(
+                "{names} reached {best} in the same deal and the declarer is not one of them: "
+                "say who reached 500 first, in the order the tricks were played"
+            ),
+            names=", ".join(names),
+            best=best,
         )
     if first not in names:
-        raise IllegalEvent(f"first_to_500: {first!r} is not one of {', '.join(names)}")
+        raise IllegalEvent(
+            _("{player} is not among those who reached {best}; the first to 500 is one of {names}"),
+            player=first,
+            best=best,
+            names=", ".join(names),
+        )
     return next(t for t in tops if state.players.index(first) in t)
 
 

@@ -21,8 +21,10 @@ to the new dealer's right. The score sheet is a tuple of ``DealRow`` (bids, tric
 running scores per seat). When someone reaches 41 the game is over: if only one side has players
 at 41 or more it wins; if both do, the side whose best player has more wins, and if those are
 equal the partners' scores decide. If that is equal too (F4) the state reports a tie (``tie``;
-all four share first place) rather than guessing. No money changes hands (``transfers`` is
-always empty): clubs that play for stakes settle on the standings.
+all four share first place) rather than guessing. ``teams`` maps each player to his side (0
+for seats 0 & 2, 1 for seats 1 & 3), so the league rates the partners as a team. No money
+changes hands (``transfers`` is always empty): clubs that play for stakes settle on the
+standings.
 
 Calculators: ``bid_worth``, ``bids_worth``, ``deal_is_played``, ``score_deal``, ``decide_winner``.
 """
@@ -30,11 +32,11 @@ Calculators: ``bid_worth``, ``bids_worth``, ``deal_is_played``, ``score_deal``, 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.base import Standing, Transfer, seat_players
-from engine.errors import IllegalEvent
+from engine.errors import IllegalEvent, _
 
 KEY = "fyrtioett"
 NAMES = {"sv": "Fyrtioett", "en": "Forty-one"}
@@ -89,6 +91,8 @@ class State:
     sheet: tuple[DealRow, ...] = ()
     winners: tuple[str, ...] = ()
     tie: bool = False
+    # Partners (player → side 0 or 1), read by the league so ratings treat each side as a team.
+    teams: dict[str, int] = field(default_factory=dict)
     transfers: tuple[Transfer, ...] = ()
     finished: bool = False
     standings: tuple[Standing, ...] = ()
@@ -116,9 +120,13 @@ def deal_is_played(bids: Sequence[int]) -> bool:
 def score_deal(bids: Sequence[int], tricks: Sequence[int]) -> tuple[int, ...]:
     """Points per seat for one played deal: the bid's worth if made (no overtricks), else minus."""
     if len(bids) != 4 or len(tricks) != 4:
-        raise IllegalEvent("a deal has four bids and four trick counts")
+        raise IllegalEvent(_("a deal has four bids and four trick counts"))
     if sum(tricks) != TRICKS:
-        raise IllegalEvent(f"the tricks add up to {sum(tricks)}, but a deal has {TRICKS}")
+        raise IllegalEvent(
+            _("the tricks add up to {count}, but a deal has {tricks}"),
+            count=sum(tricks),
+            tricks=TRICKS,
+        )
     return tuple(
         bid_worth(bid) if took >= bid else -bid_worth(bid)
         for bid, took in zip(bids, tricks, strict=True)
@@ -151,18 +159,28 @@ def new_game(
     players: Sequence[str], rules: Rules = Rules(), first_dealer: str | None = None
 ) -> State:
     players, dealer = seat_players(players, "Fyrtioett", 4, 4, first_dealer)
-    return State(players=players, rules=rules, dealer=dealer, forhand=_right_of(players, dealer))
+    return State(
+        players=players,
+        rules=rules,
+        dealer=dealer,
+        forhand=_right_of(players, dealer),
+        teams={player: seat % 2 for seat, player in enumerate(players)},
+    )
 
 
 def apply(state: State, event: Mapping[str, Any]) -> State:
     if state.finished:
-        raise IllegalEvent("the game is over; no more deals can be recorded")
+        raise IllegalEvent(_("the game is over; no more deals can be recorded"))
     kind = event.get("type")
     if kind == "deal":
         return _play_deal(state, event)
     if kind == "throw_in":
         return _throw_in(state, event)
-    raise IllegalEvent(f"unknown event type {kind!r}; Fyrtioett records {', '.join(EVENT_TYPES)}")
+    raise IllegalEvent(
+        _("unknown event type {kind}; Fyrtioett records {types}"),
+        kind=kind,
+        types=", ".join(EVENT_TYPES),
+    )
 
 
 def _right_of(players: tuple[str, ...], player: str) -> str:
@@ -181,12 +199,19 @@ def _numbers(state: State, event: Mapping[str, Any], field: str) -> dict[str, in
     """A ``{player: int}`` payload field, checked for unknown players and non-numbers."""
     value = event.get(field)
     if not isinstance(value, Mapping):
-        raise IllegalEvent(f"'{field}' must map each player to a number")
+        raise IllegalEvent(_("'{field}' must map each player to a number"), field=field)
     for player, number in value.items():
         if player not in state.players:
-            raise IllegalEvent(f"{field}: {player!r} is not a player in this game")
+            raise IllegalEvent(
+                _("{field}: {player} is not a player in this game"), field=field, player=player
+            )
         if not isinstance(number, int) or isinstance(number, bool):
-            raise IllegalEvent(f"{field}: {player!r} has {number!r}, which is not a whole number")
+            raise IllegalEvent(
+                _("{field}: {player} has {value}, not a whole number"),
+                field=field,
+                player=player,
+                value=repr(number),
+            )
     return dict(value)
 
 
@@ -195,14 +220,18 @@ def _check_bids(state: State, bids: Mapping[str, int]) -> None:
     for player, bid in bids.items():
         if not low <= bid <= TRICKS:
             raise IllegalEvent(
-                f"{player!r} bid {bid}, but bids are at least {low} and at most {TRICKS}"
+                _("{player} bid {bid}, but bids are at least {low} and at most {high}"),
+                player=player,
+                bid=bid,
+                low=low,
+                high=TRICKS,
             )
 
 
 def _all_four(state: State, numbers: Mapping[str, int], field: str) -> tuple[int, ...]:
     for player in state.players:
         if player not in numbers:
-            raise IllegalEvent(f"{field}: {player!r} is missing")
+            raise IllegalEvent(_("{field}: {player} is missing"), field=field, player=player)
     return tuple(numbers[p] for p in state.players)
 
 
@@ -213,13 +242,19 @@ def _play_deal(state: State, event: Mapping[str, Any]) -> State:
     worth = bids_worth(bids)
     if worth < MIN_WORTH:
         raise IllegalEvent(
-            f"the bids are worth only {worth} points; with less than {MIN_WORTH} the cards are "
-            "thrown in (record a throw_in)"
+            _(
+                "the bids are worth only {worth} points; with less than {least} the cards are "
+                "thrown in: record the deal as thrown in"
+            ),
+            worth=worth,
+            least=MIN_WORTH,
         )
     tricks = _all_four(state, _numbers(state, event, "tricks"), "tricks")
     for player, took in zip(state.players, tricks, strict=True):
         if not 0 <= took <= TRICKS:
-            raise IllegalEvent(f"tricks: {player!r} cannot take {took} tricks")
+            raise IllegalEvent(
+                _("tricks: {player} cannot take {count} tricks"), player=player, count=took
+            )
     points = score_deal(bids, tricks)
     scores = tuple(s + p for s, p in zip(state.scores, points, strict=True))
     row = DealRow(len(state.sheet) + 1, state.dealer, bids, tricks, points, scores)
@@ -236,14 +271,17 @@ def _throw_in(state: State, event: Mapping[str, Any]) -> State:
     _check_bids(state, bids_given)
     order = _bidding_order(state)
     if set(bids_given) != set(order[: len(bids_given)]):
-        expected = ", ".join(repr(p) for p in order[: len(bids_given)])
+        expected = ", ".join(order[: len(bids_given)])
         raise IllegalEvent(
-            f"bids are made in turn from förhand ({expected} first); these bids skip a player"
+            _("bids are made in turn from förhand ({expected} first); these bids skip a player"),
+            expected=expected,
         )
     worth = bids_worth(bids_given.values())
     if worth >= MIN_WORTH:
         raise IllegalEvent(
-            f"the bids are worth {worth} points, at least {MIN_WORTH}, so the deal is played"
+            _("the bids are worth {worth} points, at least {least}, so the deal is played"),
+            worth=worth,
+            least=MIN_WORTH,
         )
     row = DealRow(
         number=len(state.sheet) + 1,

@@ -31,7 +31,9 @@ Design — one event, the outcome of a deal (the pad records what the table show
 "calls": {player: "pass" | "declare" | "show", …}, "turn_up": "KS"}``
 
 - ``bids``: 0–9, or the three bid cards as suits (``"C"``, ``"kl"``, ``"♣"``, ``"klöver"``) or
-  cards (``"AC"``, ``"hj10"``; a joker ``"JK"`` counts as the turn-up's suit, N3).
+  cards (``"AC"``, ``"hj10"``; a joker ``"JK"`` counts as the turn-up's suit, N3), or ``null`` /
+  ``"bet"`` for a player who missed: only those who made their bids turn their bid cards up ("Den
+  som misslyckades behöver inte visa sina"), and a missed bid scores the same whatever it was.
 - ``tricks``: each player's tricks, summing to 9.
 - ``calls`` (optional; a missing player passed): the premium calls, made clockwise from förhand
   (N5): after a declaration later players may only pass or show, after a show only pass. The
@@ -55,7 +57,7 @@ from typing import Any, ClassVar, Literal
 
 from engine.base import Standing, Transfer, placements, seat_players
 from engine.cards import JOKER, Card, Suit, parse_card, stripped_deck
-from engine.errors import CardError, IllegalEvent
+from engine.errors import CardError, IllegalEvent, _
 
 KEY = "nittionio"
 NAMES = {"sv": "Nittionio", "en": "Ninety-nine"}
@@ -71,6 +73,7 @@ BID_SUIT_VALUES: dict[Suit, int] = {Suit.DIAMONDS: 0, Suit.SPADES: 1, Suit.HEART
 SUCCESS_BONUS = {1: 30, 2: 20, 3: 10}  # by how many made their bids
 PREMIUMS = {"declare": 30, "show": 60}
 CALLS = ("pass", "declare", "show")
+MISSED_WORDS = ("bet", "x", "-", "?", "missed")  # a missed bid whose cards were not shown
 
 VARIANTS = ("nine_deals", "rubber", "pennycook", "trumps_by_success")
 Variant = Literal["nine_deals", "rubber", "pennycook", "trumps_by_success"]
@@ -121,7 +124,7 @@ class DealRow:
     number: int
     game: int  # the rubber's game (omgång); 1 outside the rubber
     dealer: str
-    bids: tuple[int, ...]
+    bids: tuple[int | None, ...]  # None: missed, the bid cards were not shown
     tricks: tuple[int, ...]
     premium_player: str | None
     premium: str | None  # "declare" or "show"
@@ -167,7 +170,7 @@ def bid_from_cards(
 def bid_cards(bid: int) -> tuple[tuple[str, str, str], ...]:
     """Every way to lay ``bid`` with three bid cards, as suit letters, highest suits first."""
     if not 0 <= bid <= MAX_BID:
-        raise IllegalEvent(f"a bid is 0–{MAX_BID} tricks, not {bid}")
+        raise IllegalEvent(_("a bid is 0–{most} tricks, not {bid}"), most=MAX_BID, bid=bid)
     by_value = sorted(BID_SUIT_VALUES, key=BID_SUIT_VALUES.__getitem__, reverse=True)
     return tuple(
         (a.value, b.value, c.value)
@@ -177,14 +180,21 @@ def bid_cards(bid: int) -> tuple[tuple[str, str, str], ...]:
 
 
 def score_deal(
-    bids: Sequence[int], tricks: Sequence[int], premium: tuple[int, str] | None = None
+    bids: Sequence[int | None], tricks: Sequence[int], premium: tuple[int, str] | None = None
 ) -> tuple[int, ...]:
-    """Points per seat for one deal; ``premium`` is (seat, "declare" | "show") or None."""
+    """Points per seat for one deal; ``premium`` is (seat, "declare" | "show") or None.
+
+    A bid of None is a missed bid whose cards were not shown.
+    """
     if len(bids) != 3 or len(tricks) != 3:
-        raise IllegalEvent("a deal has three bids and three trick counts")
+        raise IllegalEvent(_("a deal has three bids and three trick counts"))
     if sum(tricks) != TRICKS:
-        raise IllegalEvent(f"the tricks add up to {sum(tricks)}, but a deal has {TRICKS}")
-    made = [bid == took for bid, took in zip(bids, tricks, strict=True)]
+        raise IllegalEvent(
+            _("the tricks add up to {count}, but a deal has {tricks}"),
+            count=sum(tricks),
+            tricks=TRICKS,
+        )
+    made = [bid is not None and bid == took for bid, took in zip(bids, tricks, strict=True)]
     bonus = SUCCESS_BONUS.get(sum(made), 0)
     points = [took + (bonus if ok else 0) for took, ok in zip(tricks, made, strict=True)]
     if premium is not None:
@@ -204,13 +214,24 @@ def premium_from_calls(calls: Sequence[tuple[str, str]]) -> tuple[str, str] | No
     premium: tuple[str, str] | None = None
     for player, call in calls:
         if call not in CALLS:
-            raise IllegalEvent(f"{player!r} called {call!r}; a call is one of {', '.join(CALLS)}")
+            raise IllegalEvent(
+                _("{player} called {call}; a call is one of {calls}"),
+                player=player,
+                call=repr(call),
+                calls=", ".join(CALLS),
+            )
         if call == "pass":
             continue
         if premium is not None and premium[1] == "show":
-            raise IllegalEvent(f"{player!r} may only pass after {premium[0]!r} showed")
+            raise IllegalEvent(
+                _("{player} may only pass after {other} showed"), player=player, other=premium[0]
+            )
         if premium is not None and call == "declare":
-            raise IllegalEvent(f"{player!r} may only pass or show after {premium[0]!r} declared")
+            raise IllegalEvent(
+                _("{player} may only pass or show after {other} declared"),
+                player=player,
+                other=premium[0],
+            )
         premium = (player, call)
     return premium
 
@@ -236,10 +257,13 @@ def _card_in_deck(text: str | Card, joker: bool) -> Card:
     try:
         card = text if isinstance(text, Card) else parse_card(str(text))
     except CardError as error:
-        raise IllegalEvent(str(error)) from None
+        raise IllegalEvent(error.template, **error.params) from None
     if card not in _deck(joker):
-        deck = "37-card deck (A–6 and a joker)" if joker else "36-card deck (A–6, no joker)"
-        raise IllegalEvent(f"{card.pretty} is not in the {deck}")
+        if joker:
+            raise IllegalEvent(
+                _("{card} is not in the 37-card deck (A–6 and a joker)"), card=card.pretty
+            )
+        raise IllegalEvent(_("{card} is not in the 36-card deck (A–6, no joker)"), card=card.pretty)
     return card
 
 
@@ -247,13 +271,13 @@ def _turn_up_card(turn_up: str | Card | None, joker: bool) -> Card | None:
     if turn_up is None:
         return None
     if not joker:
-        raise IllegalEvent("the 36-card game has no turn-up card")
+        raise IllegalEvent(_("the 36-card game has no turn-up card"))
     return _card_in_deck(turn_up, joker)
 
 
 def _bid_suits(cards: Sequence[str | Suit | Card], turn_up: Card | None, joker: bool) -> list[Suit]:
     if isinstance(cards, str) or len(cards) != 3:
-        raise IllegalEvent(f"a bid is laid with three bid cards, not {cards!r}")
+        raise IllegalEvent(_("a bid is laid with three bid cards, not {cards}"), cards=repr(cards))
     suits: list[Suit] = []
     laid: list[Card] = []
     for item in cards:
@@ -264,7 +288,9 @@ def _bid_suits(cards: Sequence[str | Suit | Card], turn_up: Card | None, joker: 
             suits.append(_SUIT_WORDS[item.strip().lower()])
             continue
         if not isinstance(item, str | Card):
-            raise IllegalEvent(f"{item!r} is not a bid card; give a suit (♦ ♠ ♥ ♣) or a card")
+            raise IllegalEvent(
+                _("{item} is not a bid card; give a suit (♦ ♠ ♥ ♣) or a card"), item=repr(item)
+            )
         card = _card_in_deck(item, joker)
         laid.append(card)
         if card.suit is None:  # the joker
@@ -278,9 +304,9 @@ def _bid_suits(cards: Sequence[str | Suit | Card], turn_up: Card | None, joker: 
 def _joker_suit(turn_up: Card | None) -> Suit:
     # N3: the joker takes the turn-up's identity, also when that is a nine (no trump).
     if turn_up is None:
-        raise IllegalEvent("a joker bid card counts as the turn-up's suit: give the turn-up")
+        raise IllegalEvent(_("a joker bid card counts as the turn-up's suit: give the turn-up"))
     if turn_up.rank == JOKER:
-        raise IllegalEvent("the joker was turned up, so nobody holds it to lay as a bid card")
+        raise IllegalEvent(_("the joker was turned up, so nobody holds it to lay as a bid card"))
     assert turn_up.suit is not None
     return turn_up.suit
 
@@ -289,7 +315,7 @@ def _check_distinct(cards: Sequence[Card]) -> None:
     seen: set[Card] = set()
     for card in cards:
         if card in seen:
-            raise IllegalEvent(f"{card.pretty} is given twice; the deck has only one")
+            raise IllegalEvent(_("{card} is given twice; a deck has only one"), card=card.pretty)
         seen.add(card)
 
 
@@ -311,9 +337,13 @@ def new_game(
 
 def apply(state: State, event: Mapping[str, Any]) -> State:
     if state.finished:
-        raise IllegalEvent("the game is over; no more deals can be recorded")
+        raise IllegalEvent(_("the game is over; no more deals can be recorded"))
     if event.get("type") != "deal":
-        raise IllegalEvent(f"unknown event type {event.get('type')!r}; Nittionio records deal")
+        raise IllegalEvent(
+            _("unknown event type {kind}; Nittionio records {types}"),
+            kind=event.get("type"),
+            types=", ".join(EVENT_TYPES),
+        )
     return _play_deal(state, event)
 
 
@@ -324,13 +354,15 @@ def _left_of(players: tuple[str, ...], player: str) -> str:
 def _per_player(state: State, event: Mapping[str, Any], field: str) -> dict[str, Any]:
     value = event.get(field)
     if not isinstance(value, Mapping):
-        raise IllegalEvent(f"'{field}' must map each player to a value")
+        raise IllegalEvent(_("'{field}' must map each player to a value"), field=field)
     for player in value:
         if player not in state.players:
-            raise IllegalEvent(f"{field}: {player!r} is not a player in this game")
+            raise IllegalEvent(
+                _("{field}: {player} is not a player in this game"), field=field, player=player
+            )
     for player in state.players:
         if player not in value:
-            raise IllegalEvent(f"{field}: {player!r} is missing")
+            raise IllegalEvent(_("{field}: {player} is missing"), field=field, player=player)
     return dict(value)
 
 
@@ -338,27 +370,44 @@ def _whole(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _read_bids(state: State, event: Mapping[str, Any], turn_up: Card | None) -> tuple[int, ...]:
+def _read_bids(
+    state: State, event: Mapping[str, Any], turn_up: Card | None
+) -> tuple[int | None, ...]:
     given = _per_player(state, event, "bids")
     joker = state.rules.joker
-    bids: list[int] = []
+    bids: list[int | None] = []
     laid: list[Card] = []
     for player in state.players:
         value = given[player]
-        if _whole(value):
+        if value is None or (isinstance(value, str) and value.strip().lower() in MISSED_WORDS):
+            bids.append(None)
+        elif _whole(value):
             if not 0 <= value <= MAX_BID:
-                raise IllegalEvent(f"bids: {player!r} bid {value}; a bid is 0–{MAX_BID} tricks")
+                raise IllegalEvent(
+                    _("bids: {player} bid {bid}; a bid is 0–{most} tricks"),
+                    player=player,
+                    bid=value,
+                    most=MAX_BID,
+                )
             bids.append(value)
         elif isinstance(value, list | tuple):
             try:
                 suits = _bid_suits(value, turn_up, joker)
             except IllegalEvent as error:
-                raise IllegalEvent(f"bids: {player!r}: {error}") from None
+                raise IllegalEvent(
+                    _("bids: {player}: {problem}"), player=player, problem=str(error)
+                ) from None
             bids.append(sum(BID_SUIT_VALUES[s] for s in suits))
             laid.extend(_card_in_deck(v, joker) for v in value if _is_card_text(v))
         else:
             raise IllegalEvent(
-                f"bids: {player!r} has {value!r}; give a number 0–{MAX_BID} or three bid cards"
+                _(
+                    "bids: {player} has {value}; give a number 0–{most}, three bid cards, "
+                    "or 'bet' for a missed bid that was not shown"
+                ),
+                player=player,
+                value=repr(value),
+                most=MAX_BID,
             )
     _check_distinct([*laid, *([turn_up] if turn_up else [])])
     return tuple(bids)
@@ -375,24 +424,32 @@ def _read_tricks(state: State, event: Mapping[str, Any]) -> tuple[int, ...]:
     for player in state.players:
         took = given[player]
         if not _whole(took) or not 0 <= took <= TRICKS:
-            raise IllegalEvent(f"tricks: {player!r} cannot take {took!r} tricks")
+            raise IllegalEvent(
+                _("tricks: {player} cannot take {count} tricks"), player=player, count=repr(took)
+            )
     tricks = tuple(given[p] for p in state.players)
     if sum(tricks) != TRICKS:
-        raise IllegalEvent(f"the tricks add up to {sum(tricks)}, but a deal has {TRICKS}")
+        raise IllegalEvent(
+            _("the tricks add up to {count}, but a deal has {tricks}"),
+            count=sum(tricks),
+            tricks=TRICKS,
+        )
     return tricks
 
 
 def _read_premium(state: State, event: Mapping[str, Any]) -> tuple[str, str] | None:
     calls = event.get("calls") or {}
     if not isinstance(calls, Mapping):
-        raise IllegalEvent("'calls' must map players to pass, declare or show")
+        raise IllegalEvent(_("'calls' must map players to pass, declare or show"))
     for player in calls:
         if player not in state.players:
-            raise IllegalEvent(f"calls: {player!r} is not a player in this game")
+            raise IllegalEvent(
+                _("{field}: {player} is not a player in this game"), field="calls", player=player
+            )
     order = [state.forhand, _left_of(state.players, state.forhand), state.dealer]
     premium = premium_from_calls([(p, calls.get(p, "pass")) for p in order])
     if premium is not None and not state.rules.premiums:
-        raise IllegalEvent("Pennycook's variant has no declaration or showing")
+        raise IllegalEvent(_("Pennycook's variant has no declaration or showing"))
     return premium
 
 
@@ -414,7 +471,7 @@ def _play_deal(state: State, event: Mapping[str, Any]) -> State:
     premium = _read_premium(state, event)
     seat_premium = None if premium is None else (state.players.index(premium[0]), premium[1])
     points = score_deal(bids, tricks, seat_premium)
-    made = tuple(b == t for b, t in zip(bids, tricks, strict=True))
+    made = tuple(b is not None and b == t for b, t in zip(bids, tricks, strict=True))
     scores = _add(state.scores, points)
     row = DealRow(
         number=len(state.sheet) + 1,
@@ -459,8 +516,9 @@ def _deal_line(state: State, row: DealRow, seat: int) -> str:
     premium = ""
     if row.premium_player == player:
         premium = " (deklaration)" if row.premium == "declare" else " (visning)"
+    bid = "?" if row.bids[seat] is None else row.bids[seat]
     return (
-        f"{player}: bud {row.bids[seat]}{premium}, {row.tricks[seat]} stick, {outcome}, "
+        f"{player}: bud {bid}{premium}, {row.tricks[seat]} stick, {outcome}, "
         f"{row.points[seat]:+d} = {row.totals[seat]}"
     )
 
