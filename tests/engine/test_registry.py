@@ -1,0 +1,48 @@
+"""Every game module offers the common surface that the recording layer relies on."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from engine import registry
+
+GAMES = registry.all_games()
+
+
+def test_every_club_game_has_an_engine():
+    assert [info.key for info in GAMES] == list(registry.GAME_MODULES)
+
+
+@pytest.mark.parametrize("info", GAMES, ids=lambda info: info.key)
+def test_a_game_module_offers_the_common_surface(info):
+    module = info.module
+    assert info.key == module.KEY
+    assert set(module.NAMES) == {"sv", "en"}
+    assert 2 <= module.MIN_PLAYERS <= module.MAX_PLAYERS <= 8
+    assert module.EVENT_TYPES
+    rules = module.Rules()
+    assert dataclasses.is_dataclass(rules)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        setattr(rules, dataclasses.fields(rules)[0].name, None)
+
+
+@pytest.mark.parametrize("info", GAMES, ids=lambda info: info.key)
+def test_a_new_game_moves_no_money_and_is_open(info):
+    players = [f"s{n}" for n in range(info.min_players)]
+    state = info.module.new_game(players, info.module.Rules())
+    assert tuple(state.players) == tuple(players)
+    assert state.transfers == ()
+    assert not state.finished
+    assert state.standings == ()
+    assert state.expected
+
+
+@pytest.mark.parametrize("info", GAMES, ids=lambda info: info.key)
+def test_the_labels_of_rules_options_name_real_options_in_both_languages(info):
+    fields = {f.name for f in dataclasses.fields(info.module.Rules)}
+    labels = getattr(info.module.Rules, "LABELS", {})
+    assert set(labels) <= fields
+    for names in labels.values():
+        assert set(names) == {"sv", "en"}
