@@ -615,9 +615,9 @@ def _on_starter(state: State, event: dict) -> State:
     if card.rank == JACK:
         # "His heels": two to the dealer for a jack turned up.
         state = _update_deal(state, heels=2)
-        state = _score(state, state.dealer, 2, f"{state.dealer} knekt i lek, 2")
+        state = _score(state, state.dealer, 2, f"{state.dealer} knekt som starter, 2")
     else:
-        state = replace(state, log=(f"Lek: {card.pretty}",))
+        state = replace(state, log=(f"Starter: {card.pretty}",))
     return _with_next(state)
 
 
