@@ -125,7 +125,7 @@ _RANK_WORDS |= {
 }  # fmt: skip
 _JOKER_WORDS = {"jk", "joker", "jokern", "🃏"}
 
-_VALID_HELP = (
+_VALID_HELP = _(
     "write a rank and a suit, e.g. 5H, 10D, TD, KS, hj5, sp10, kl kn, ♥5, 'ess spader' "
     "or 'queen of hearts' (suits: H/D/C/S, hj/ru/kl/sp or ♥♦♣♠; ranks: A 2-10 T J Q K, "
     "kn/d/k or Swedish and English names)"

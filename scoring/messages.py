@@ -17,6 +17,8 @@ def engine_message(error: EngineError) -> str:
     params = getattr(error, "params", {}) or {}
     if not params:
         return gettext(template)
+    # A value may itself be a marked text (the card parser's "write a rank and a suit …").
+    params = {k: gettext(v) if isinstance(v, str) and len(v) > 20 else v for k, v in params.items()}
     try:
         return gettext(template).format(**params)
     except (KeyError, IndexError, ValueError):  # a broken translation: the English is safe
