@@ -345,3 +345,19 @@ def test_a_treasurer_of_another_club_can_neither_post_nor_reverse_here(club, boo
 
 def club_url(club, name, *args):
     return reverse(f"club:{name}", args=[club.slug, *args])
+
+
+def test_the_check_ledger_command_passes_clean_books_and_fails_edited_ones(club, books):
+    from io import StringIO
+
+    from django.core.management import CommandError, call_command
+
+    tx = ledger.post(
+        club, ledger.legs_for_transfer(books["anna"], books["pot"], 200), "Insats", "game", None
+    )
+    out = StringIO()
+    call_command("check_ledger", club=club.slug, stdout=out)
+    assert "agree" in out.getvalue()
+    Entry.objects.filter(transaction=tx, amount_ore=200).update(amount_ore=300)
+    with pytest.raises(CommandError, match="problem"):
+        call_command("check_ledger", club=club.slug, stdout=StringIO(), stderr=StringIO())
