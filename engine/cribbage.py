@@ -43,11 +43,13 @@ Discard advice
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from math import comb
+from typing import NamedTuple
 
 from engine.base import Standing, Transfer, placements, seat_players
 from engine.cards import JACK, Card, Suit, parse_card
@@ -114,6 +116,12 @@ def _runs(ranks: Sequence[int]) -> list[tuple[int, ...]]:
     return []
 
 
+@functools.lru_cache(maxsize=8192)
+def _combinations(ranks: tuple[int, ...]) -> tuple[tuple, tuple, tuple]:
+    """Fifteens, pairs and runs of five ranks as index tuples (6,175 sorted patterns exist)."""
+    return tuple(_fifteens(ranks)), tuple(_pairs(ranks)), tuple(_runs(ranks))
+
+
 def _rank_points(ranks: Sequence[int]) -> int:
     return 2 * len(_fifteens(ranks)) + 2 * len(_pairs(ranks)) + sum(len(r) for r in _runs(ranks))
 
@@ -132,8 +140,9 @@ RANK_POINTS: dict[int, int] = _build_table()
 # --- scoring a show --------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Item:
+class Item(NamedTuple):
+    """One scoring combination (a tuple: cheap to make by the thousand)."""
+
     kind: str  # "fifteen", "pair", "run", "flush", "nobs"
     cards: tuple[str, ...]
     points: int
@@ -167,19 +176,18 @@ def _check_show(hand: Sequence[Card], starter: Card) -> None:
 def score_hand(hand: Sequence[Card], starter: Card, crib: bool = False) -> Breakdown:
     """Every scoring combination of a hand (or crib) with the starter, and the total."""
     _check_show(hand, starter)
-    cards = [*hand, starter]
-    ranks = [c.rank for c in cards]
+    # In rank order, so that the combinations (which depend on the ranks only) are looked up
+    # once per rank pattern; each combination then lists its cards lowest first.
+    cards = sorted([*hand, starter], key=lambda c: c.rank)
+    codes = [str(c) for c in cards]
+    fifteens, pairs, runs = _combinations(tuple(c.rank for c in cards))
     items: list[Item] = []
-
-    def names(combo) -> tuple[str, ...]:
-        return tuple(str(cards[i]) for i in combo)
-
-    items += [Item("fifteen", names(c), 2) for c in _fifteens(ranks)]
-    items += [Item("pair", names(c), 2) for c in _pairs(ranks)]
-    items += [Item("run", names(c), len(c)) for c in _runs(ranks)]
+    items += [Item("fifteen", tuple(codes[i] for i in c), 2) for c in fifteens]
+    items += [Item("pair", tuple(codes[i] for i in c), 2) for c in pairs]
+    items += [Item("run", tuple(codes[i] for i in c), len(c)) for c in runs]
     flush = _flush_points([c.suit for c in hand], starter.suit, crib)
     if flush:
-        shown = hand if flush == 4 else cards
+        shown = hand if flush == 4 else [*hand, starter]
         items.append(Item("flush", tuple(str(c) for c in shown), flush))
     for card in hand:
         if card.rank == JACK and card.suit == starter.suit:
