@@ -32,6 +32,7 @@ from datetime import date, datetime, time, timedelta
 
 from celery import shared_task
 from django.db import transaction
+from django.db.models import Max
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
@@ -237,19 +238,20 @@ def append_ratings(club: Club, game_key: str) -> bool:
 
     Returns False (and changes nothing) when a full recompute is needed: a rated game has lost
     its results (undo, void), or an unrated game finished before the last rated one."""
+    # Set operations stay in the database: a club's history can hold many thousand games.
     points = RatingPoint.objects.filter(club=club, game_key=game_key)
-    rated_refs = set(points.values_list("game_ref", flat=True).distinct())
     results = GameResult.objects.filter(club=club, game_key=game_key)
-    result_refs = set(results.values_list("game_ref", flat=True).distinct())
-    if rated_refs - result_refs:
+    if points.exclude(game_ref__in=results.values("game_ref")).exists():
         return False
     last = points.order_by("-finished_at", "-id").first()
-    new = results.exclude(game_ref__in=rated_refs).order_by("finished_at", "game_ref", "seat")
+    new = results.exclude(game_ref__in=points.values("game_ref")).order_by(
+        "finished_at", "game_ref", "seat"
+    )
     if last is not None and new.filter(finished_at__lt=last.finished_at).exists():
         return False
-    latest: dict[int, RatingPoint] = {}
-    for point in points.order_by("finished_at", "id"):
-        latest[point.member_id] = point
+    # Points are written in rating order, so a member's newest point has the highest id.
+    newest = points.values("member_id").annotate(last_id=Max("id")).values("last_id")
+    latest = {point.member_id: point for point in RatingPoint.objects.filter(id__in=newest)}
     ratings = {m: _MODEL.rating(mu=p.mu, sigma=p.sigma) for m, p in latest.items()}
     counts = {m: p.games for m, p in latest.items()}
     RatingPoint.objects.bulk_create(_rate_games(club, game_key, _games(new), ratings, counts))
