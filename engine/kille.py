@@ -65,7 +65,7 @@ from typing import Any
 
 from engine.base import POT, Standing, Transfer, net_by_account, placements, seat_players
 from engine.cards import KilleRank, parse_kille_card
-from engine.errors import CardError, IllegalEvent
+from engine.errors import CardError, IllegalEvent, _
 
 KEY = "kille"
 NAMES = {"sv": "Kille", "en": "Kille"}
@@ -94,6 +94,19 @@ class Rules:
     small_stake_ore: int = 100  # after a budrunda and a walkover
     two_player_rule: bool = True  # K5: with two at the showing, pay as if a budrunda followed
     opening_stake_each_evening: bool = False  # K2: else only when the pot starts empty
+
+    LABELS = {
+        "base_stake_ore": {"sv": "Grundinsats", "en": "Base stake"},
+        "small_stake_ore": {"sv": "Lilla insatsen", "en": "Small stake"},
+        "two_player_rule": {
+            "sv": "Två i visningen betalar som vid budrunda",
+            "en": "Two at the showing pay as after a budrunda",
+        },
+        "opening_stake_each_evening": {
+            "sv": "Insats i potten varje kväll",
+            "en": "Opening stake every evening",
+        },
+    }
 
     def __post_init__(self) -> None:
         for name in ("base_stake_ore", "small_stake_ore"):
@@ -218,11 +231,11 @@ def card(text: KilleRank | str | int) -> KilleRank:
     if isinstance(text, KilleRank):
         return text
     if isinstance(text, bool) or not isinstance(text, str | int):
-        raise IllegalEvent(f"{text!r} is not in the Kille deck")
+        raise IllegalEvent(_("{card} is not in the Kille deck"), card=repr(text))
     try:
         return parse_kille_card(str(text))
     except CardError as error:
-        raise IllegalEvent(f"{error}; it is not in the Kille deck") from None
+        raise IllegalEvent(error.template, **error.params) from None
 
 
 def check_copies(ranks: Iterable[KilleRank]) -> None:
@@ -230,7 +243,9 @@ def check_copies(ranks: Iterable[KilleRank]) -> None:
     for rank, count in Counter(ranks).items():
         if count > COPIES:
             raise IllegalEvent(
-                f"{rank.label} is recorded {count} times, but the deck has only two of each card"
+                _("{card} is recorded {count} times, but the deck has only two of each card"),
+                card=rank.label,
+                count=count,
             )
 
 
@@ -271,16 +286,21 @@ def settle_showing(
     ranks = {p: card(c) for p, c in cards.items()}
     seats = tuple(players) if players is not None else tuple(ranks)
     if len(ranks) < 2:
-        raise IllegalEvent("a showing needs at least two players")
+        raise IllegalEvent(_("a showing needs at least two players"))
     for player in ranks:
         if player not in seats:
-            raise IllegalEvent(f"{player!r} is not at the table")
+            raise IllegalEvent(_("{player} is not at the table"), player=repr(player))
     if first not in ranks:
-        raise IllegalEvent(f"the first shower {first!r} is not among the players at the showing")
+        raise IllegalEvent(
+            _("the first shower {player} is not among the players at the showing"),
+            player=repr(first),
+        )
     if fourth_trick not in ranks:
-        raise IllegalEvent(f"the fourth-trick winner {fourth_trick!r} is not at the showing")
+        raise IllegalEvent(
+            _("the fourth-trick winner {player} is not at the showing"), player=repr(fourth_trick)
+        )
     if isinstance(pot_ore, bool) or not isinstance(pot_ore, int) or pot_ore < 0:
-        raise IllegalEvent(f"the pot cannot be negative or fractional: {pot_ore!r}")
+        raise IllegalEvent(_("the pot cannot be negative or fractional: {pot}"), pot=repr(pot_ore))
     check_copies(ranks.values())
 
     winner = showing_winner(ranks, first, fourth_trick, seats)
@@ -342,10 +362,12 @@ def check_tricks(
     … måste hen sticka över med något av dessa kort. Om spelaren inte kan sticka över, måste hen
     spela sin lägsta valör på handen." A player's hand at trick j holds every card he plays from
     trick j on, and his last card."""
-    later: dict[str, list[tuple[KilleRank, str]]] = {}
+    # Where each later card shows: the number of the trick it is played in, or None when it is
+    # the card shown at the end.
+    later: dict[str, list[tuple[KilleRank, int | None]]] = {}
     for player, rank in (last or {}).items():
-        later.setdefault(player, []).append((rank, "shown at the end"))
-    checks: list[tuple[int, str, KilleRank, KilleRank, list[tuple[KilleRank, str]]]] = []
+        later.setdefault(player, []).append((rank, None))
+    checks: list[tuple[int, str, KilleRank, KilleRank, list[tuple[KilleRank, int | None]]]] = []
     for number in range(len(tricks), 0, -1):
         highest: KilleRank | None = None
         plays = tricks[number - 1]
@@ -354,22 +376,62 @@ def check_tricks(
                 checks.append((number, player, rank, highest, list(later.get(player, []))))
             highest = rank if highest is None else max(highest, rank)
         for player, rank in plays:
-            later.setdefault(player, []).append((rank, f"played in trick {number}"))
+            later.setdefault(player, []).append((rank, number))
     for number, player, rank, highest, held in sorted(checks, key=lambda c: c[0]):
         if rank >= highest:
             continue
         for other, where in held:
             if other >= highest:
+                if where is None:
+                    raise IllegalEvent(
+                        _(
+                            "{player} played {card} in trick {number} under {highest}, but held "
+                            "{held} (shown at the end): a player who can overtake or equal must"
+                        ),
+                        player=player,
+                        card=rank.label,
+                        number=number,
+                        highest=highest.label,
+                        held=other.label,
+                    )
                 raise IllegalEvent(
-                    f"{player} played {rank.label} in trick {number} under {highest.label}, but "
-                    f"held {other.label} ({where}): a player who can overtake or equal must"
+                    _(
+                        "{player} played {card} in trick {number} under {highest}, but held "
+                        "{held} (played in trick {trick}): a player who can overtake or equal "
+                        "must"
+                    ),
+                    player=player,
+                    card=rank.label,
+                    number=number,
+                    highest=highest.label,
+                    held=other.label,
+                    trick=where,
                 )
         for other, where in held:
             if other < rank:
+                if where is None:
+                    raise IllegalEvent(
+                        _(
+                            "{player} played {card} in trick {number}, but held the lower {held} "
+                            "(shown at the end): a player who cannot overtake must play his "
+                            "lowest card"
+                        ),
+                        player=player,
+                        card=rank.label,
+                        number=number,
+                        held=other.label,
+                    )
                 raise IllegalEvent(
-                    f"{player} played {rank.label} in trick {number}, but held the lower "
-                    f"{other.label} ({where}): a player who cannot overtake must play his "
-                    "lowest card"
+                    _(
+                        "{player} played {card} in trick {number}, but held the lower {held} "
+                        "(played in trick {trick}): a player who cannot overtake must play his "
+                        "lowest card"
+                    ),
+                    player=player,
+                    card=rank.label,
+                    number=number,
+                    held=other.label,
+                    trick=where,
                 )
 
 
@@ -384,7 +446,9 @@ def new_game(
 ) -> State:
     seated, dealer = seat_players(players, "Kille", MIN_PLAYERS, MAX_PLAYERS, first_dealer)
     if isinstance(pot_ore, bool) or not isinstance(pot_ore, int) or pot_ore < 0:
-        raise IllegalEvent(f"the pot cannot start negative or fractional: {pot_ore!r}")
+        raise IllegalEvent(
+            _("the pot cannot start negative or fractional: {pot}"), pot=repr(pot_ore)
+        )
     needs_ante = pot_ore == 0 or rules.opening_stake_each_evening
     forhand = left_of(seated, dealer)
     state = State(
@@ -404,20 +468,24 @@ def new_game(
 
 def apply(state: State, event: Mapping[str, Any]) -> State:
     if state.finished:
-        raise IllegalEvent("the evening is over; start a new game for the next evening")
+        raise IllegalEvent(_("the evening is over; start a new game for the next evening"))
     kind = event.get("type")
     handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
     if handler is None:
-        raise IllegalEvent(f"unknown event {kind!r}; Kille records {', '.join(EVENT_TYPES)}")
+        raise IllegalEvent(
+            _("unknown event {kind}; Kille records {types}"),
+            kind=repr(kind),
+            types=", ".join(EVENT_TYPES),
+        )
     return _with_turn(handler(_update(state, transfers=(), log=()), event))
 
 
 def _player(state: State, event: Mapping[str, Any]) -> str:
     player = event.get("player")
     if player is None:
-        raise IllegalEvent("say which player acted")
+        raise IllegalEvent(_("say which player acted"))
     if player not in state.players:
-        raise IllegalEvent(f"{player!r} is not at the table")
+        raise IllegalEvent(_("{player} is not at the table"), player=repr(player))
     return player
 
 
@@ -435,11 +503,14 @@ def _round_order(state: State) -> list[str]:
 
 def _check_turn(state: State, player: str) -> None:
     if player not in state.active:
-        raise IllegalEvent(f"{player} has folded and is out of this deal")
+        raise IllegalEvent(_("{player} has folded and is out of this deal"), player=player)
     if player != state.to_act:
         order = _round_order(state)
         raise IllegalEvent(
-            f"it is {state.to_act}'s turn, not {player}'s: the calls go clockwise from {order[0]}"
+            _("it is {turn}'s turn, not {player}'s: the calls go clockwise from {first}"),
+            turn=state.to_act,
+            player=player,
+            first=order[0],
         )
 
 
@@ -467,7 +538,9 @@ def _money(state: State, transfers: Sequence[Transfer]) -> tuple[int, dict[str, 
     nets = net_by_account(transfers)
     pot = state.pot_ore + nets.get(POT, 0)
     if pot < 0:  # K11: a payout larger than the pot is a recording error
-        raise IllegalEvent(f"the pot holds {kr(state.pot_ore)} and cannot pay out more")
+        raise IllegalEvent(
+            _("the pot holds {amount} and cannot pay out more"), amount=kr(state.pot_ore)
+        )
     won = {p: state.won_ore[p] + nets.get(p, 0) for p in state.players}
     return pot, won
 
@@ -547,9 +620,9 @@ def _on_ante(state: State, event: Mapping[str, Any]) -> State:
     if state.phase != "ante":
         if not state.deals and not state.calls and state.phase == "declare":
             raise IllegalEvent(
-                "no opening stake: the pot carried over from last time already holds the stakes"
+                _("no opening stake: the pot carried over from last time already holds the stakes")
             )
-        raise IllegalEvent("the opening stake is paid once, before the first deal")
+        raise IllegalEvent(_("the opening stake is paid once, before the first deal"))
     base = state.rules.base_stake_ore
     transfers = _pay(state.players, base)
     pot, won = _money(state, transfers)
@@ -569,13 +642,27 @@ def _close_fold_round(state: State) -> State:
     return state
 
 
-def _refuse_outside_calls(state: State, what: str) -> None:
-    messages = {
-        "ante": "pay the opening stake first",
-        "tricks": "the cards are being played: record the tricks or who took the fourth trick",
-        "reveal": "the cards are on the table: record what everyone showed",
-    }
-    raise IllegalEvent(f"{what} is not possible now: {messages.get(state.phase, state.phase)}")
+_NOT_NOW = {
+    ("bud", "ante"): _("bud is not possible now: pay the opening stake first"),
+    ("bud", "tricks"): _(
+        "bud is not possible now: the cards are being played: record the tricks or who took the "
+        "fourth trick"
+    ),
+    ("bud", "reveal"): _(
+        "bud is not possible now: the cards are on the table: record what everyone showed"
+    ),
+    ("knock", "ante"): _("a knock is not possible now: pay the opening stake first"),
+    ("knock", "tricks"): _(
+        "a knock is not possible now: the cards are being played: record the tricks or who took "
+        "the fourth trick"
+    ),
+}
+
+
+def _refuse_outside_calls(state: State, kind: str) -> None:
+    """``kind`` is "bud" or "knock": a call outside the rounds of calls (a knock in the showing
+    round is refused before this)."""
+    raise IllegalEvent(_NOT_NOW.get((kind, state.phase), _("this call is not possible now")))
 
 
 def _on_bud(state: State, event: Mapping[str, Any]) -> State:
@@ -594,11 +681,11 @@ def _on_knock(state: State, event: Mapping[str, Any]) -> State:
     player = _player(state, event)
     if state.phase in ("showing", "reveal"):
         raise IllegalEvent(
-            "the showing round has begun: a knock is no longer possible (say bud or lägg upp)"
+            _("the showing round has begun: a knock is no longer possible (say bud or lägg upp)")
         )
     state = _close_fold_round(state)
     if state.phase not in ("declare", "declare2"):
-        _refuse_outside_calls(state, "a knock")
+        _refuse_outside_calls(state, "knock")
     _check_turn(state, player)
     if state.phase == "declare":
         others = [p for p in state.players if p != player]
@@ -622,19 +709,22 @@ def _on_knock(state: State, event: Mapping[str, Any]) -> State:
 def _on_fold(state: State, event: Mapping[str, Any]) -> State:
     player = _player(state, event)
     if state.phase == "declare":
-        raise IllegalEvent("nobody has knocked yet: folding comes after a knock")
+        raise IllegalEvent(_("nobody has knocked yet: folding comes after a knock"))
     if state.phase != "fold":
         raise IllegalEvent(
-            "folding is no longer allowed: the exchange or the second declaration has begun"
+            _("folding is no longer allowed: the exchange or the second declaration has begun")
         )
     if player == state.knocker:
-        raise IllegalEvent(f"{player} knocked and cannot fold")
+        raise IllegalEvent(_("{player} knocked and cannot fold"), player=player)
     if player in state.folded:
-        raise IllegalEvent(f"{player} has already folded")
+        raise IllegalEvent(_("{player} has already folded"), player=player)
     if player not in state.may_fold:
         raise IllegalEvent(
-            f"it is too late for {player} to fold: the turn goes clockwise from the knocker's "
-            f"left and has passed {player}"
+            _(
+                "it is too late for {player} to fold: the turn goes clockwise from the knocker's "
+                "left and has passed {player}"
+            ),
+            player=player,
         )
     may_fold = state.may_fold[state.may_fold.index(player) + 1 :]
     active = tuple(p for p in state.active if p != player)
@@ -672,19 +762,25 @@ def _walkover(state: State, winner: str) -> State:
 
 def _on_exchange(state: State, event: Mapping[str, Any]) -> State:
     if state.exchanged:
-        raise IllegalEvent("the exchange is already recorded for this deal")
+        raise IllegalEvent(_("the exchange is already recorded for this deal"))
     if state.phase not in ("fold", "declare2") or state.calls:
-        raise IllegalEvent("the exchange comes after the folding and before the second declaration")
+        raise IllegalEvent(
+            _("the exchange comes after the folding and before the second declaration")
+        )
     counts = event.get("counts")
     if not isinstance(counts, Mapping):
-        raise IllegalEvent("'counts' must map each player still in to 0, 1 or 2 cards")
+        raise IllegalEvent(_("'counts' must map each player still in to 0, 1 or 2 cards"))
     for player, count in counts.items():
         if player not in state.players:
-            raise IllegalEvent(f"{player!r} is not at the table")
+            raise IllegalEvent(_("{player} is not at the table"), player=repr(player))
         if player not in state.active:
-            raise IllegalEvent(f"{player} has folded and exchanges nothing")
+            raise IllegalEvent(_("{player} has folded and exchanges nothing"), player=player)
         if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= MAX_EXCHANGE:
-            raise IllegalEvent(f"{player} may exchange up to two cards, not {count!r}")
+            raise IllegalEvent(
+                _("{player} may exchange up to two cards, not {count}"),
+                player=player,
+                count=repr(count),
+            )
     state = _close_fold_round(state)
     order = clockwise(state.players, state.forhand, state.active)
     exchanged = {p: counts.get(p, 0) for p in order}
@@ -696,15 +792,15 @@ def _cards_of_active(state: State, event: Mapping[str, Any]) -> dict[str, KilleR
     """``cards``: one card for every player still in, and nobody else."""
     cards = event.get("cards")
     if not isinstance(cards, Mapping):
-        raise IllegalEvent("'cards' must map each player still in to a card")
+        raise IllegalEvent(_("'cards' must map each player still in to a card"))
     for player in cards:
         if player not in state.players:
-            raise IllegalEvent(f"{player!r} is not at the table")
+            raise IllegalEvent(_("{player} is not at the table"), player=repr(player))
         if player not in state.active:
-            raise IllegalEvent(f"{player} has folded and has no card here")
+            raise IllegalEvent(_("{player} has folded and has no card here"), player=player)
     missing = [p for p in state.active if p not in cards]
     if missing:
-        raise IllegalEvent(f"the card of {', '.join(missing)} is missing")
+        raise IllegalEvent(_("the card of {players} is missing"), players=", ".join(missing))
     return {p: card(cards[p]) for p in state.active}
 
 
@@ -714,7 +810,7 @@ def _known_plays(state: State) -> list[list[tuple[str, KilleRank]]]:
 
 def _on_trick(state: State, event: Mapping[str, Any]) -> State:
     if state.phase != "tricks":
-        raise IllegalEvent("tricks are played after the second knock, before the showing")
+        raise IllegalEvent(_("tricks are played after the second knock, before the showing"))
     cards = _cards_of_active(state, event)
     assert state.leader is not None
     order = clockwise(state.players, state.leader, state.active)
@@ -744,9 +840,11 @@ def _to_showing(state: State, winner: str) -> State:
 def _on_fourth_trick(state: State, event: Mapping[str, Any]) -> State:
     player = _player(state, event)
     if state.phase != "tricks":
-        raise IllegalEvent("the fourth trick is taken after the second knock, before the showing")
+        raise IllegalEvent(
+            _("the fourth trick is taken after the second knock, before the showing")
+        )
     if player not in state.active:
-        raise IllegalEvent(f"{player} has folded and took no trick")
+        raise IllegalEvent(_("{player} has folded and took no trick"), player=player)
     return _to_showing(_update(state, log=(f"{player} tog fjärde sticket",)), player)
 
 
@@ -754,9 +852,9 @@ def _on_show(state: State, event: Mapping[str, Any]) -> State:
     player = _player(state, event)
     if state.phase != "showing":
         message = {
-            "reveal": "the cards are already up: record what everyone showed",
-            "tricks": "first record who took the fourth trick",
-        }.get(state.phase, "a player lays up his card in the showing round, after the tricks")
+            "reveal": _("the cards are already up: record what everyone showed"),
+            "tricks": _("first record who took the fourth trick"),
+        }.get(state.phase, _("a player lays up his card in the showing round, after the tricks"))
         raise IllegalEvent(message)
     _check_turn(state, player)
     return _update(
@@ -770,7 +868,7 @@ def _on_show(state: State, event: Mapping[str, Any]) -> State:
 
 def _on_reveal(state: State, event: Mapping[str, Any]) -> State:
     if state.phase != "reveal":
-        raise IllegalEvent("the cards are shown once someone has laid up his card")
+        raise IllegalEvent(_("the cards are shown once someone has laid up his card"))
     cards = _cards_of_active(state, event)
     known = _known_plays(state)
     check_copies([*(rank for trick in known for _p, rank in trick), *cards.values()])
@@ -799,7 +897,7 @@ def _on_reveal(state: State, event: Mapping[str, Any]) -> State:
 
 def _on_end_evening(state: State, event: Mapping[str, Any]) -> State:
     if state.phase not in ("ante", "declare") or state.calls:
-        raise IllegalEvent("the evening ends between deals: finish this deal first (or undo it)")
+        raise IllegalEvent(_("the evening ends between deals: finish this deal first (or undo it)"))
     return _update(
         state,
         phase="over",

@@ -39,7 +39,7 @@ from typing import Any
 
 from engine.base import Standing, Transfer, seat_players
 from engine.cards import KilleRank
-from engine.errors import IllegalEvent
+from engine.errors import IllegalEvent, _
 from engine.kille import card, check_copies, clockwise
 
 KEY = "kille_elimination"
@@ -61,6 +61,11 @@ _FACE = {
 class Rules:
     limit: int = 50  # "If a player reaches 50 points they are eliminated" (E3)
     wrong_penalty: int = 10  # "10 plus their card's value"
+
+    LABELS = {
+        "limit": {"sv": "Ute vid", "en": "Out at"},
+        "wrong_penalty": {"sv": "Straff för fel lägst", "en": "Penalty for a wrong declaration"},
+    }
 
     def __post_init__(self) -> None:
         for name in ("limit", "wrong_penalty"):
@@ -123,9 +128,9 @@ def score_deal(
     """Points for one deal from the shown cards and the declarer (None: all passed)."""
     ranks = {p: card(c) for p, c in cards.items()}
     if len(ranks) < 2:
-        raise IllegalEvent("a deal needs at least two players")
+        raise IllegalEvent(_("a deal needs at least two players"))
     if declarer is not None and declarer not in ranks:
-        raise IllegalEvent(f"the declarer {declarer!r} showed no card")
+        raise IllegalEvent(_("the declarer {player} showed no card"), player=repr(declarer))
     check_copies(ranks.values())
     lowest = min(ranks.values())
     holders = [p for p, rank in ranks.items() if rank == lowest]
@@ -155,12 +160,14 @@ def new_game(
 
 def apply(state: State, event: Mapping[str, Any]) -> State:
     if state.finished:
-        raise IllegalEvent("the game is over: only one player remains")
+        raise IllegalEvent(_("the game is over: only one player remains"))
     kind = event.get("type")
     handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
     if handler is None:
         raise IllegalEvent(
-            f"unknown event {kind!r}; Kille (elimination) records {', '.join(EVENT_TYPES)}"
+            _("unknown event {kind}; Kille (elimination) records {types}"),
+            kind=repr(kind),
+            types=", ".join(EVENT_TYPES),
         )
     return _with_turn(handler(replace(state, transfers=(), log=()), event))
 
@@ -168,9 +175,9 @@ def apply(state: State, event: Mapping[str, Any]) -> State:
 def _player(state: State, event: Mapping[str, Any]) -> str:
     player = event.get("player")
     if player not in state.players:
-        raise IllegalEvent(f"{player!r} is not at the table")
+        raise IllegalEvent(_("{player} is not at the table"), player=repr(player))
     if player in state.out:
-        raise IllegalEvent(f"{player} is out of the game")
+        raise IllegalEvent(_("{player} is out of the game"), player=player)
     return player
 
 
@@ -195,25 +202,31 @@ def _with_turn(state: State) -> State:
 
 def _on_fourth_trick(state: State, event: Mapping[str, Any]) -> State:
     if state.phase != "fourth_trick":
-        raise IllegalEvent("the fourth trick is already recorded for this deal")
+        raise IllegalEvent(_("the fourth trick is already recorded for this deal"))
     player = _player(state, event)
     return replace(state, phase="calls", fourth_trick=player, log=(f"{player} tog fjärde sticket",))
 
 
 def _call(state: State, event: Mapping[str, Any], kind: str) -> State:
     if state.phase == "fourth_trick":
-        raise IllegalEvent("first record who took the fourth trick: the calls start with him")
+        raise IllegalEvent(_("first record who took the fourth trick: the calls start with him"))
     if state.phase != "calls":
-        raise IllegalEvent(
-            "the calls are over: "
-            + (f"{state.declarer} declared" if state.declarer else "everyone passed")
-            + "; record the shown cards"
-        )
+        if state.declarer:
+            raise IllegalEvent(
+                _("the calls are over: {player} declared; record the shown cards"),
+                player=state.declarer,
+            )
+        raise IllegalEvent(_("the calls are over: everyone passed; record the shown cards"))
     player = _player(state, event)
     if player != state.to_act:
         raise IllegalEvent(
-            f"it is {state.to_act}'s turn, not {player}'s: the calls go clockwise from "
-            f"{state.fourth_trick}, who took the fourth trick"
+            _(
+                "it is {turn}'s turn, not {player}'s: the calls go clockwise from {first}, who "
+                "took the fourth trick"
+            ),
+            turn=state.to_act,
+            player=player,
+            first=state.fourth_trick,
         )
     calls = (*state.calls, (player, kind))
     if kind == "declare":
@@ -236,18 +249,18 @@ def _on_declare(state: State, event: Mapping[str, Any]) -> State:
 
 def _on_reveal(state: State, event: Mapping[str, Any]) -> State:
     if state.phase != "reveal":
-        raise IllegalEvent("the cards are shown after the calls: finish the calls first")
+        raise IllegalEvent(_("the cards are shown after the calls: finish the calls first"))
     cards = event.get("cards")
     if not isinstance(cards, Mapping):
-        raise IllegalEvent("'cards' must map each player still in to his card")
+        raise IllegalEvent(_("'cards' must map each player still in to his card"))
     for player in cards:
         if player not in state.players:
-            raise IllegalEvent(f"{player!r} is not at the table")
+            raise IllegalEvent(_("{player} is not at the table"), player=repr(player))
         if player in state.out:
-            raise IllegalEvent(f"{player} is out of the game and shows no card")
+            raise IllegalEvent(_("{player} is out of the game and shows no card"), player=player)
     missing = [p for p in state.players_in if p not in cards]
     if missing:
-        raise IllegalEvent(f"the card of {', '.join(missing)} is missing")
+        raise IllegalEvent(_("the card of {players} is missing"), players=", ".join(missing))
     ranks = {p: card(cards[p]) for p in state.players_in}
     points = score_deal(ranks, state.declarer, state.rules)
     scores = {p: state.scores[p] + points.get(p, 0) for p in state.players}

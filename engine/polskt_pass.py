@@ -53,7 +53,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.base import POT, Standing, Transfer, placements, seat_players
-from engine.errors import IllegalEvent
+from engine.errors import IllegalEvent, _
 
 KEY = "polskt_pass"
 NAMES = {"sv": "Polskt pass", "en": "Polish pass"}
@@ -87,7 +87,19 @@ DEAL, BIDDING, PLAY, OVER = "deal", "bidding", "play", "over"
 
 @dataclass(frozen=True)
 class Rules:
-    CHOICES = {"bet_size": BET_SIZES}  # read by the start form; a class attribute, not a field
+    # Read by the start form; class attributes, not fields.
+    CHOICES = {"bet_size": BET_SIZES}
+    LABELS = {
+        "stake_ore": {"sv": "Insats per giv", "en": "Stake per deal"},
+        "bet_size": {"sv": "Betens storlek", "en": "Size of a bet"},
+        "merge_betar": {"sv": "Slå ihop två betar", "en": "Merge two betar into one"},
+    }
+    CHOICE_LABELS = {
+        "bet_size": {
+            "single": {"sv": "Det spelade beloppet", "en": "The amount played for"},
+            "double": {"sv": "Dubbla beloppet", "en": "Twice the amount played for"},
+        }
+    }
 
     stake_ore: int = 100  # "den överenskomna insatsen" per deal
     bet_size: str = "single"  # P2: the bet is the amount played for, or twice it
@@ -270,7 +282,7 @@ def settle(
     """
     betar = tuple(betar)
     if la_vola not in (None, "won", "lost") or (la_vola == "won" and winner is None):
-        raise IllegalEvent("a la vola is either won by its player or lost")
+        raise IllegalEvent(_("a la vola is either won by its player or lost"))
     if la_vola == "lost":
         return Settlement(
             (), pot_ore, betar, next_bet_id, (), "la_vola_lost", played_for(pot_ore, betar),
@@ -279,7 +291,7 @@ def settle(
     bet = bet_in_play(betar)
     amount = played_for(pot_ore, betar)
     if amount <= 0:
-        raise IllegalEvent("nothing is played for: the pot is empty and there is no bet")
+        raise IllegalEvent(_("nothing is played for: the pot is empty and there is no bet"))
     transfers: list[Transfer] = []
     lines: list[str] = []
     if winner is not None:
@@ -347,13 +359,17 @@ def new_game(
     """A new evening. ``pot_ore`` and ``betar`` are the club's, carried over (P12)."""
     players, dealer = seat_players(players, "Polskt pass", MIN_PLAYERS, MAX_PLAYERS, first_dealer)
     if isinstance(pot_ore, bool) or not isinstance(pot_ore, int) or pot_ore < 0:
-        raise IllegalEvent(f"the pot carried over must be 0 öre or more, not {pot_ore!r}")
+        raise IllegalEvent(
+            _("the pot carried over must be 0 öre or more, not {pot}"), pot=repr(pot_ore)
+        )
     carried = _carried_betar(betar)
     highest = max((b.id for b in carried), default=0)
     if next_bet_id is None:
         next_bet_id = highest + 1
     if isinstance(next_bet_id, bool) or not isinstance(next_bet_id, int) or next_bet_id <= highest:
-        raise IllegalEvent(f"next_bet_id must be more than every carried bet id ({highest})")
+        raise IllegalEvent(
+            _("next_bet_id must be more than every carried bet id ({highest})"), highest=highest
+        )
     state = State(
         players=players,
         rules=rules,
@@ -370,14 +386,20 @@ def _carried_betar(betar: Sequence[Mapping[str, Any]]) -> tuple[Bet, ...]:
     result: list[Bet] = []
     for item in betar:
         if not isinstance(item, Mapping):
-            raise IllegalEvent("each carried bet needs an id, an amount_ore and its owners")
+            raise IllegalEvent(_("each carried bet needs an id, an amount_ore and its owners"))
         bet_id, amount = item.get("id"), item.get("amount_ore")
         if isinstance(bet_id, bool) or not isinstance(bet_id, int) or bet_id <= 0:
-            raise IllegalEvent(f"a carried bet needs a positive whole id, not {bet_id!r}")
+            raise IllegalEvent(
+                _("a carried bet needs a positive whole id, not {value}"), value=repr(bet_id)
+            )
         if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
-            raise IllegalEvent(f"bet {bet_id}: the amount must be more than 0 öre, not {amount!r}")
+            raise IllegalEvent(
+                _("bet {bet}: the amount must be more than 0 öre, not {value}"),
+                bet=bet_id,
+                value=repr(amount),
+            )
         if any(b.id == bet_id for b in result):
-            raise IllegalEvent(f"bet {bet_id} is carried over twice")
+            raise IllegalEvent(_("bet {bet} is carried over twice"), bet=bet_id)
         owners = item.get("owners")
         if owners is None:
             owners = [item["owner"]] if item.get("owner") else []
@@ -387,27 +409,32 @@ def _carried_betar(betar: Sequence[Mapping[str, Any]]) -> tuple[Bet, ...]:
 
 def apply(state: State, event: Mapping[str, Any]) -> State:
     if state.finished:
-        raise IllegalEvent("the evening is over; nothing more can be recorded")
+        raise IllegalEvent(_("the evening is over; nothing more can be recorded"))
     kind = event.get("type")
     handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
     if handler is None:
         raise IllegalEvent(
-            f"unknown event type {kind!r}; Polskt pass records {', '.join(EVENT_TYPES)}"
+            _("unknown event type {kind}; Polskt pass records {types}"),
+            kind=repr(kind),
+            types=", ".join(EVENT_TYPES),
         )
     phase, handle = handler
     if state.phase != phase:
         if kind == "end":
             raise IllegalEvent(
-                "the evening ends between deals: finish this deal first (or undo it)"
+                _("the evening ends between deals: finish this deal first (or undo it)")
             )
-        raise IllegalEvent(f"{kind}: {_PHASE_TEXT[state.phase]}")
+        raise IllegalEvent(_PHASE_TEXT[state.phase], kind=kind)
     return handle(state, event)
 
 
+# An event out of phase: ``kind`` is the event's type.
 _PHASE_TEXT = {
-    DEAL: "no deal is in progress; record the deal first (the dealer's stake and the turn-up)",
-    BIDDING: "the bidding is not over yet",
-    PLAY: "the deal is being played; record the tricks",
+    DEAL: _(
+        "{kind}: no deal is in progress; record the deal first (the dealer's stake and the turn-up)"
+    ),
+    BIDDING: _("{kind}: the bidding is not over yet"),
+    PLAY: _("{kind}: the deal is being played; record the tricks"),
 }
 
 
@@ -424,15 +451,18 @@ def _right_of(players: tuple[str, ...], player: str) -> str:
 
 
 def _player(state: State, value: Any, what: str) -> str:
+    """``what`` names the event's field, as the event spells it."""
     if value not in state.players:
-        raise IllegalEvent(f"{what}: {value!r} is not a player in this game")
+        raise IllegalEvent(
+            _("{field}: {player} is not a player in this game"), field=what, player=repr(value)
+        )
     return value
 
 
 def _suit(value: Any) -> str:
     suit = _SUIT_WORDS.get(str(value).strip().upper()) if value is not None else None
     if suit is None:
-        raise IllegalEvent(f"{value!r} is not a suit: use C, S, H or D (♣ ♠ ♥ ♦)")
+        raise IllegalEvent(_("{suit} is not a suit: use C, S, H or D (♣ ♠ ♥ ♦)"), suit=repr(value))
     return suit
 
 
@@ -441,13 +471,19 @@ def _rank(state: State, value: Any) -> str:
     rank = _RANK_WORDS.get(text, text)
     if rank == "8" and len(state.players) < 5:
         raise IllegalEvent(
-            f"there are no 8s in the 24-card deck ({len(state.players)} players); only five "
-            "play with the eights"
+            _(
+                "there are no 8s in the 24-card deck ({count} players); only five play with the "
+                "eights"
+            ),
+            count=len(state.players),
         )
     if rank != OTHER and rank not in FIVE_PLAYER_RANKS:
         raise IllegalEvent(
-            f"rank {value!r} is not in the deck: use 9, 10, J, Q, K, A (8 with five players) "
-            "or 'other'"
+            _(
+                "rank {rank} is not in the deck: use 9, 10, J, Q, K, A (8 with five players) or "
+                "'other'"
+            ),
+            rank=repr(value),
         )
     return rank
 
@@ -458,7 +494,9 @@ def _flag(event: Mapping[str, Any], name: str) -> bool | None:
         return None
     if value in (True, False):  # also 1 and 0
         return bool(value)
-    raise IllegalEvent(f"{name} must be true or false, not {value!r}")
+    raise IllegalEvent(
+        _("{field} must be true or false, not {value}"), field=name, value=repr(value)
+    )
 
 
 def _card(suit: str, rank: str) -> str:
@@ -510,18 +548,23 @@ def _deal(state: State, event: Mapping[str, Any]) -> State:
     # givaren ta det uppslagna kortet. Om det är ett ess … får givaren välja" (P10)
     if cutter_jack or rank == "J":
         if takes is False:
-            why = "the cutter took a jack" if cutter_jack else "a jack was turned up"
-            raise IllegalEvent(f"the dealer must take the turned card: {why}")
+            if cutter_jack:
+                raise IllegalEvent(
+                    _("the dealer must take the turned card: the cutter took a jack")
+                )
+            raise IllegalEvent(_("the dealer must take the turned card: a jack was turned up"))
         took = True
     elif rank == "A":
         if takes is None:
-            raise IllegalEvent("an ace was turned up: say whether the dealer takes it")
+            raise IllegalEvent(_("an ace was turned up: say whether the dealer takes it"))
         took = takes
     else:
         if takes:
             raise IllegalEvent(
-                "the dealer may take the turned card only if it is a jack or an ace, or after "
-                "the cutter took a jack from the bottom"
+                _(
+                    "the dealer may take the turned card only if it is a jack or an ace, or after "
+                    "the cutter took a jack from the bottom"
+                )
             )
         took = False
     stake = state.rules.stake_ore
@@ -577,20 +620,30 @@ def _bid(state: State, event: Mapping[str, Any]) -> State:
         suit = turned if given in (None, "") else _suit(given)
         if suit != turned:
             raise IllegalEvent(
-                f"in the first round the trump is the turned suit {SUIT_SYMBOLS[turned]}; "
-                f"{SUIT_SYMBOLS[suit]} can only be named in the second (wieder) round"
+                _(
+                    "in the first round the trump is the turned suit {turned}; {suit} can only be "
+                    "named in the second (wieder) round"
+                ),
+                turned=SUIT_SYMBOLS[turned],
+                suit=SUIT_SYMBOLS[suit],
             )
     else:
         if given in (None, ""):
-            raise IllegalEvent("in the second round the spelförare names the trump suit")
+            raise IllegalEvent(_("in the second round the spelförare names the trump suit"))
         suit = _suit(given)
         # "Förhand får ange vilken färg som helst … övriga spelare får bara välja någon av de
         # tre färgerna som inte slogs upp."
         if suit == turned and player != deal.forhand:
             others = " ".join(SUIT_SYMBOLS[s] for s in SUITS if s != turned)
             raise IllegalEvent(
-                f"only förhand ({deal.forhand}) may name the turned suit {SUIT_SYMBOLS[turned]}; "
-                f"{player} may choose {others}"
+                _(
+                    "only förhand ({forhand}) may name the turned suit {turned}; {player} may "
+                    "choose {suits}"
+                ),
+                forhand=deal.forhand,
+                turned=SUIT_SYMBOLS[turned],
+                player=player,
+                suits=others,
             )
     order = _bidding_order(state, deal)
     passed = order[: order.index(player)]
@@ -644,19 +697,28 @@ def _la_vola(state: State, event: Mapping[str, Any]) -> State:
     player = _player(state, event.get("player"), "la_vola")
     taken = deal.trick_winners
     if deal.la_vola is not None:
-        raise IllegalEvent(f"{deal.la_vola} has already said la vola")
+        raise IllegalEvent(_("{player} has already said la vola"), player=deal.la_vola)
     if len(taken) > 2:
         raise IllegalEvent(
-            f"la vola is said at the lead to the third trick; {len(taken)} tricks have been played"
+            _("la vola is said at the lead to the third trick; {count} tricks have been played"),
+            count=len(taken),
         )
-    if len(taken) < 2 or taken[0] != taken[1]:
+    if len(taken) < 2:
         raise IllegalEvent(
-            "la vola is said by the player who took the first two tricks; "
-            + ("they have not been played yet" if len(taken) < 2 else "nobody took both")
+            _(
+                "la vola is said by the player who took the first two tricks; they have not "
+                "been played yet"
+            )
+        )
+    if taken[0] != taken[1]:
+        raise IllegalEvent(
+            _("la vola is said by the player who took the first two tricks; nobody took both")
         )
     if player != taken[0]:
         raise IllegalEvent(
-            f"only {taken[0]!r}, who took the first two tricks, may say la vola, not {player!r}"
+            _("only {first}, who took the first two tricks, may say la vola, not {player}"),
+            first=taken[0],
+            player=player,
         )
     state = replace(
         state,
@@ -690,11 +752,11 @@ def _tricks(state: State, event: Mapping[str, Any]) -> State:
     assert deal is not None
     if deal.trick_winners or deal.la_vola:
         raise IllegalEvent(
-            "the tricks are being recorded one by one; record the rest the same way (or undo)"
+            _("the tricks are being recorded one by one; record the rest the same way (or undo)")
         )
     has_counts, has_winners = event.get("counts") is not None, event.get("winners") is not None
     if has_counts == has_winners:
-        raise IllegalEvent("give either the number of tricks per player or the trick winners")
+        raise IllegalEvent(_("give either the number of tricks per player or the trick winners"))
     la = event.get("la_vola")
     la = None if la in (None, "") else _player(state, la, "la_vola")
     if has_winners:
@@ -704,41 +766,49 @@ def _tricks(state: State, event: Mapping[str, Any]) -> State:
 
 def _tricks_by_winners(state: State, winners: Any, la: str | None) -> State:
     if not isinstance(winners, list | tuple):
-        raise IllegalEvent("winners must list who took each trick, in order")
+        raise IllegalEvent(_("winners must list who took each trick, in order"))
     taken = tuple(_player(state, w, "winners") for w in winners)
     if len(taken) > TRICKS:
-        raise IllegalEvent(f"a deal has five tricks, not {len(taken)}")
+        raise IllegalEvent(_("a deal has five tricks, not {count}"), count=len(taken))
     line = f"Stick: {' '.join(taken)}"
     if la is not None:
         if taken[:2] != (la, la):
             raise IllegalEvent(
-                f"{la!r} did not take the first two tricks, so he could not say la vola"
+                _("{player} did not take the first two tricks, so he could not say la vola"),
+                player=la,
             )
         lost = next((i for i, w in enumerate(taken) if w != la), None)
         if lost is not None:
             if lost < len(taken) - 1:
                 raise IllegalEvent(
-                    f"after la vola play stops at the trick {la!r} loses (trick {lost + 1})"
+                    _("after la vola play stops at the trick {player} loses (trick {number})"),
+                    player=la,
+                    number=lost + 1,
                 )
             return _settle(state, _tally(taken), None, "lost", (line,), la)
         if len(taken) < TRICKS:
-            raise IllegalEvent(f"the la vola is not decided after {len(taken)} tricks")
+            raise IllegalEvent(
+                _("the la vola is not decided after {count} tricks"), count=len(taken)
+            )
         return _settle(state, _tally(taken), la, "won", (line,), la)
     if not decided(taken, state.players):
         raise IllegalEvent(
-            f"after these {len(taken)} tricks the deal is not decided yet: record more tricks"
+            _("after these {count} tricks the deal is not decided yet: record more tricks"),
+            count=len(taken),
         )
     return _settle(state, _tally(taken), winner_of(taken, state.players), None, (line,))
 
 
 def _tricks_by_counts(state: State, given: Any, first_two: Any, la: str | None) -> State:
     if not isinstance(given, Mapping):
-        raise IllegalEvent("counts must give each player's number of tricks")
+        raise IllegalEvent(_("counts must give each player's number of tricks"))
     counts = dict.fromkeys(state.players, 0)
     for player, number in given.items():
         _player(state, player, "counts")
         if isinstance(number, bool) or not isinstance(number, int) or not 0 <= number <= TRICKS:
-            raise IllegalEvent(f"{player!r} cannot take {number!r} tricks")
+            raise IllegalEvent(
+                _("{player} cannot take {count} tricks"), player=player, count=repr(number)
+            )
         counts[player] = number
     total = sum(counts.values())
     tricks = {p: n for p, n in counts.items() if n}
@@ -747,25 +817,36 @@ def _tricks_by_counts(state: State, given: Any, first_two: Any, la: str | None) 
         own = counts[la]
         if own < 2:
             raise IllegalEvent(
-                f"{la!r} took {own} trick(s), so he did not take the first two tricks and could "
-                "not say la vola"
+                _(
+                    "{player} took {count} trick(s), so he did not take the first two tricks and "
+                    "could not say la vola"
+                ),
+                player=la,
+                count=own,
             )
         if own == TRICKS:
             return _settle(state, tricks, la, "won", (line,), la)
         if total != own + 1:
             raise IllegalEvent(
-                f"after la vola play stops at the first trick {la!r} loses: the others took "
-                f"{total - own} tricks, not 1"
+                _(
+                    "after la vola play stops at the first trick {player} loses: the others took "
+                    "{count} tricks, not 1"
+                ),
+                player=la,
+                count=total - own,
             )
         return _settle(state, tricks, None, "lost", (line,), la)
     if total != TRICKS:
-        raise IllegalEvent(f"the tricks add up to {total}, but a deal has {TRICKS}")
+        raise IllegalEvent(
+            _("the tricks add up to {total}, but a deal has {tricks}"), total=total, tricks=TRICKS
+        )
     if first_two not in (None, ""):
         _player(state, first_two, "first_two")
         if counts[first_two] < 2:
             raise IllegalEvent(
-                f"{first_two!r} took {counts[first_two]} trick(s), so he cannot have been the "
-                "first to take two"
+                _("{player} took {count} trick(s), so he cannot have been the first to take two"),
+                player=first_two,
+                count=counts[first_two],
             )
     three = [p for p, n in counts.items() if n >= 3]
     twos = [p for p, n in counts.items() if n == 2]
@@ -774,8 +855,12 @@ def _tricks_by_counts(state: State, given: Any, first_two: Any, la: str | None) 
     elif len(twos) == 2:
         if first_two in (None, ""):
             raise IllegalEvent(
-                f"{twos[0]!r} and {twos[1]!r} took two tricks each: say who got his second "
-                "first (first_two)"
+                _(
+                    "{player} and {other} took two tricks each: say who got his second first "
+                    "(first_two)"
+                ),
+                player=twos[0],
+                other=twos[1],
             )
         winner = first_two
     else:
@@ -851,7 +936,7 @@ def _next_deal(
 
 def _end(state: State, event: Mapping[str, Any]) -> State:
     if not state.sheet:
-        raise IllegalEvent("no deal has been played this evening, so there is nothing to end")
+        raise IllegalEvent(_("no deal has been played this evening, so there is nothing to end"))
     betar = ", ".join(f"bet {b.id} {kr(b.amount_ore)}" for b in state.betar)
     return replace(
         state,

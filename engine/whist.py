@@ -65,7 +65,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.base import Standing, Transfer, net_by_account, placements, seat_players
-from engine.errors import IllegalEvent
+from engine.errors import IllegalEvent, _
 
 KEY = "whist"
 NAMES = {"sv": "Whist", "en": "Whist"}
@@ -105,6 +105,53 @@ class Rules:
         "settlement": ("each", "pair"),
         "game_values": ("half", "literal"),
         "guerre_tie": ("total_then_tricks", "tricks_then_total", "shared"),
+    }
+    LABELS = {
+        "variant": {"sv": "Variant", "en": "Variant"},
+        "honours": {"sv": "Honnörer", "en": "Honours"},
+        "stake_ore": {"sv": "Insats per robbertpoäng", "en": "Stake per rubber point"},
+        "settlement": {"sv": "Betalning", "en": "Settlement"},
+        "game_values": {"sv": "Robbertpoäng per utgång", "en": "Rubber points per game"},
+        "game_stake_ore": {"sv": "Insats per utgång", "en": "Stake per game"},
+        "rubber_stake_ore": {"sv": "Insats per robbert", "en": "Stake per rubber"},
+        "guerre_tie": {"sv": "Lika vid 9 (à la guerre)", "en": "Tie at 9 (à la guerre)"},
+        "guerre_stake_ore": {
+            "sv": "Insats per parti (à la guerre)",
+            "en": "Stake per partie (à la guerre)",
+        },
+    }
+    CHOICE_LABELS = {
+        "variant": {
+            "short": {"sv": "Kort whist, utgång på 5", "en": "Short whist, game at 5"},
+            "long": {"sv": "Lång whist, utgång på 10", "en": "Long whist, game at 10"},
+            "american": {"sv": "Amerikansk whist, utgång på 7", "en": "American whist, game at 7"},
+            "guerre": {"sv": "Whist à la guerre", "en": "Whist à la guerre"},
+        },
+        "settlement": {
+            "each": {
+                "sv": "Varje förlorare betalar skillnaden",
+                "en": "Each loser pays the difference",
+            },
+            "pair": {
+                "sv": "Paret betalar en gång, hälften var",
+                "en": "The pair pays once, half each",
+            },
+        },
+        "game_values": {
+            "half": {"sv": "Dubbel under halva utgången", "en": "Double below half the game"},
+            "literal": {"sv": "Dubbel vid 1–2, enkel från 3", "en": "Double at 1–2, single from 3"},
+        },
+        "guerre_tie": {
+            "total_then_tricks": {
+                "sv": "Högst poäng, sedan flest stick",
+                "en": "Higher total, then more tricks",
+            },
+            "tricks_then_total": {
+                "sv": "Flest stick, sedan högst poäng",
+                "en": "More tricks, then higher total",
+            },
+            "shared": {"sv": "Delad seger", "en": "Shared win"},
+        },
     }
 
     def __post_init__(self) -> None:
@@ -271,17 +318,21 @@ def score_rubber(deals: Sequence[Mapping[str, Any]], rules: Rules = Rules()) -> 
 
     Deals after the rubber's winner is known are refused: they would start a second rubber."""
     if not rules.partnership:
-        raise IllegalEvent("the rubber calculator is for the partnership variants")
+        raise IllegalEvent(_("the rubber calculator is for the partnership variants"))
     state = new_game(("s0", "s1", "s2", "s3"), rules)
     for number, deal in enumerate(deals, 1):
         if state.rubbers:
             raise IllegalEvent(
-                f"the rubber was won in deal {number - 1}; deal {number} would start a new one"
+                _("the rubber was won in deal {won}; deal {number} would start a new one"),
+                won=number - 1,
+                number=number,
             )
         try:
             state = apply(state, {**deal, "type": "deal"})
         except IllegalEvent as error:
-            raise IllegalEvent(f"deal {number}: {error}") from None
+            # The refusal itself goes in whole (``str`` gives its English), so a translating
+            # reader can put it in the user's language too.
+            raise IllegalEvent(_("deal {number}: {error}"), number=number, error=error) from None
     return state
 
 
@@ -314,13 +365,17 @@ def new_game(
 
 def apply(state: State, event: Mapping[str, Any]) -> State:
     if state.finished:
-        raise IllegalEvent("the evening is over; no more deals can be recorded")
+        raise IllegalEvent(_("the evening is over; no more deals can be recorded"))
     kind = event.get("type")
     if kind == "deal":
         return _play_deal(replace(state, transfers=(), log=()), event)
     if kind == "end_evening":
         return _end_evening(state)
-    raise IllegalEvent(f"unknown event type {kind!r}; whist records {', '.join(EVENT_TYPES)}")
+    raise IllegalEvent(
+        _("unknown event type {kind}; whist records {types}"),
+        kind=repr(kind),
+        types=", ".join(EVENT_TYPES),
+    )
 
 
 def side_label(state: State, side: int) -> str:
@@ -340,10 +395,19 @@ def _side_of(state: State, key: Any, name: str) -> int:
         index = int(key)
         if 0 <= index < len(state.sides):
             return index
-        raise IllegalEvent(f"{name}: there is no side {index}; they are 0–{len(state.sides) - 1}")
+        raise IllegalEvent(
+            _("{field}: there is no side {number}; they are 0–{last}"),
+            field=name,
+            number=index,
+            last=len(state.sides) - 1,
+        )
     if key in state.teams:
         return state.teams[key]
-    raise IllegalEvent(f"{name}: {key!r} is neither a side nor a player at this table")
+    raise IllegalEvent(
+        _("{field}: {value} is neither a side nor a player at this table"),
+        field=name,
+        value=repr(key),
+    )
 
 
 def _per_side(state: State, value: Mapping[str, Any], name: str) -> dict[int, int]:
@@ -351,31 +415,49 @@ def _per_side(state: State, value: Mapping[str, Any], name: str) -> dict[int, in
     for key, number in value.items():
         side = _side_of(state, key, name)
         if side in result:
-            raise IllegalEvent(f"{name}: {side_label(state, side)} is given twice")
+            raise IllegalEvent(
+                _("{field}: {side} is given twice"), field=name, side=side_label(state, side)
+            )
         if isinstance(number, bool) or not isinstance(number, int):
-            raise IllegalEvent(f"{name}: {number!r} is not a whole number")
+            raise IllegalEvent(
+                _("{field}: {value} is not a whole number"), field=name, value=repr(number)
+            )
         result[side] = number
     return result
 
 
+def _give_the_tricks(state: State) -> IllegalEvent:
+    if state.rules.partnership:
+        return IllegalEvent(_("give the tricks of each side; a deal has {tricks}"), tricks=TRICKS)
+    return IllegalEvent(
+        _("give the tricks of each player (one may be left out); a deal has {tricks}"),
+        tricks=TRICKS,
+    )
+
+
 def _tricks(state: State, event: Mapping[str, Any]) -> tuple[int, ...]:
-    who = "each side" if state.rules.partnership else "each player (one may be left out)"
     value = event.get("tricks")
     if not isinstance(value, Mapping) or not value:
-        raise IllegalEvent(f"give the tricks of {who}; a deal has {TRICKS}")
+        raise _give_the_tricks(state)
     given = _per_side(state, value, "tricks")
     for number in given.values():
         if not 0 <= number <= TRICKS:
-            raise IllegalEvent(f"tricks: {number} is not a number between 0 and {TRICKS}")
+            raise IllegalEvent(
+                _("tricks: {count} is not a number between 0 and {tricks}"),
+                count=number,
+                tricks=TRICKS,
+            )
     count = len(state.sides)
     if len(given) == count - 1:
         (missing,) = set(range(count)) - set(given)
         given[missing] = max(0, TRICKS - sum(given.values()))
     elif len(given) != count:
-        raise IllegalEvent(f"give the tricks of {who}; a deal has {TRICKS}")
+        raise _give_the_tricks(state)
     total = sum(given.values())
     if total != TRICKS:
-        raise IllegalEvent(f"the tricks add up to {total}, but a deal has {TRICKS}")
+        raise IllegalEvent(
+            _("the tricks add up to {total}, but a deal has {tricks}"), total=total, tricks=TRICKS
+        )
     return tuple(given[side] for side in range(count))
 
 
@@ -387,27 +469,27 @@ def _honours(state: State, event: Mapping[str, Any]) -> tuple[int, ...]:
     if isinstance(value, str):
         holder, colon, count = value.partition(":")
         if not colon or not count.strip().isdigit():
-            raise IllegalEvent("honours are written side:count, e.g. 0:4 (or none)")
+            raise IllegalEvent(_("honours are written side:count, e.g. 0:4 (or none)"))
         value = {holder.strip(): int(count)}
     if not isinstance(value, Mapping):
-        raise IllegalEvent("honours name who held them and how many, e.g. {'0': 4}")
+        raise IllegalEvent(_("honours name who held them and how many, e.g. 0:4 (or none)"))
     claimed = {side: n for side, n in _per_side(state, value, "honours").items() if n}
     if not claimed:
         return zeros
     if not HONOURS[state.rules.variant]:
-        raise IllegalEvent("American whist has no honours")
+        raise IllegalEvent(_("American whist has no honours"))
     if not state.rules.honours:
-        raise IllegalEvent("this club plays without honours")
+        raise IllegalEvent(_("this club plays without honours"))
     allowed = sorted(HONOURS[state.rules.variant])
     for count in claimed.values():
         if count not in allowed:
             if state.rules.partnership:
-                raise IllegalEvent("honours score when a side holds 3 or 4 of them")
-            raise IllegalEvent("honours score when a player holds 3, 4 or 5 of them")
+                raise IllegalEvent(_("honours score when a side holds 3 or 4 of them"))
+            raise IllegalEvent(_("honours score when a player holds 3, 4 or 5 of them"))
     if len(claimed) > 1:
         if state.rules.partnership:
-            raise IllegalEvent("honours claimed by both sides: only one side can hold 3 or 4")
-        raise IllegalEvent("honours claimed by two players: only one can hold 3 or more of 5")
+            raise IllegalEvent(_("honours claimed by both sides: only one side can hold 3 or 4"))
+        raise IllegalEvent(_("honours claimed by two players: only one can hold 3 or more of 5"))
     return tuple(claimed.get(side, 0) for side in range(len(state.sides)))
 
 
@@ -566,7 +648,7 @@ def _with_expected(state: State) -> State:
 def _end_evening(state: State) -> State:
     if not state.rubbers:
         raise IllegalEvent(
-            "no rubber is finished yet: play one to the end, or let an admin void the game"
+            _("no rubber is finished yet: play one to the end, or let an admin void the game")
         )
     line = "Kvällen slut"
     if state.deals:

@@ -17,9 +17,18 @@ def engine_message(error: EngineError) -> str:
     params = getattr(error, "params", {}) or {}
     if not params:
         return gettext(template)
-    # A value may itself be a marked text (the card parser's "write a rank and a suit …").
-    params = {k: gettext(v) if isinstance(v, str) and len(v) > 20 else v for k, v in params.items()}
+    params = {name: _value(value) for name, value in params.items()}
     try:
         return gettext(template).format(**params)
     except (KeyError, IndexError, ValueError):  # a broken translation: the English is safe
         return str(error)
+
+
+def _value(value):
+    """A value may itself be a refusal (whist: "deal 3: …") or a marked text (the card
+    parser's "write a rank and a suit …"): those are translated too."""
+    if isinstance(value, EngineError):
+        return engine_message(value)
+    if isinstance(value, str) and len(value) > 20:
+        return gettext(value)
+    return value

@@ -17,6 +17,7 @@ from django.views.decorators.http import require_GET
 from engine import femhundra
 from engine.errors import EngineError
 from scoring.games.femhundra import bid_rows, contract_name
+from scoring.messages import engine_message
 
 
 def _int(request: HttpRequest, name: str, default: int) -> int:
@@ -85,7 +86,7 @@ def femhundra_deal(request: HttpRequest) -> HttpResponse:
                 one_round=request.GET.get("rounds", "one") == "one",
             )
         except EngineError as error:
-            context["error"] = str(error)
+            context["error"] = engine_message(error)
     template = "scoring/calc_femhundra_deal.html"
     if request.htmx and asked:
         template += "#result"

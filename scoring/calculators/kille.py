@@ -23,6 +23,7 @@ from engine import kille
 from engine.base import POT
 from engine.errors import EngineError
 from scoring.games.kille import KILLE_CARDS
+from scoring.messages import engine_message
 
 SEATS = 6
 FOLDED = "fold"
@@ -114,7 +115,9 @@ def kille_showing(request: HttpRequest) -> HttpResponse:
         try:
             settlement, players = _settle(request)
         except (EngineError, ValidationError) as error:
-            messages = error.messages if isinstance(error, ValidationError) else [str(error)]
+            messages = (
+                error.messages if isinstance(error, ValidationError) else [engine_message(error)]
+            )
             # The engine names seats by key ("'p3'"); people read "Player 3".
             context["error"] = _SEAT_KEY.sub(lambda m: _seat_name(m[1]), " ".join(messages))
         else:

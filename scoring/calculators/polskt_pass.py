@@ -18,6 +18,7 @@ from django.views.decorators.http import require_GET
 from club.money import parse_kronor
 from engine import polskt_pass as engine
 from engine.errors import EngineError
+from scoring.messages import engine_message
 
 SP, SP2, WINNER = "sp", "sp2", "winner"
 BET_FIELDS = 3
@@ -117,7 +118,7 @@ def polskt_pass_deal(request: HttpRequest) -> HttpResponse:
         try:
             context["result"] = _calculate(values)
         except EngineError as error:
-            context["error"] = str(error)
+            context["error"] = engine_message(error)
     template = "scoring/calc_polskt_pass_deal.html"
     if request.htmx and asked:
         template += "#result"

@@ -23,6 +23,7 @@ from django.views.decorators.http import require_GET
 from club.money import format_ore, parse_kronor
 from engine import whist
 from engine.errors import EngineError
+from scoring.messages import engine_message
 
 VARIANTS = [
     ("short", gettext_lazy("Short whist, game at 5")),
@@ -124,7 +125,7 @@ def whist_rubber(request: HttpRequest) -> HttpResponse:
     try:
         state = _score(codes, rules)
     except EngineError as error:
-        context["error"] = str(error)
+        context["error"] = engine_message(error)
         codes, state = _valid_start(codes, rules)
     rubber = state.rubbers[0] if state.rubbers else None
     base = {k: v for k, v in options.items() if k != "honours"}

@@ -339,9 +339,7 @@ def test_the_shown_cards_are_checked_against_the_tricks():
 def test_a_trick_names_every_player_still_in_and_only_them():
     table = three_players_to_the_tricks()
     assert "missing" in table.refused("trick", cards={"b": "10", "c": "kille"})
-    assert "not in the Kille deck" in table.refused(
-        "trick", cards={"b": "10", "c": "joker", "a": "4"}
-    )
+    assert "not a Kille card" in table.refused("trick", cards={"b": "10", "c": "joker", "a": "4"})
     folded = started().calls("b knock", "c fold", "b knock")
     assert "folded" in folded.refused("trick", cards={"b": "1", "c": "2", "d": "3", "a": "4"})
 

@@ -95,7 +95,7 @@ def test_without_a_declaration_a_tie_for_lowest_scores_nothing_for_anyone():
 def test_score_deal_refuses_impossible_cards():
     with pytest.raises(IllegalEvent, match="two"):
         ke.score_deal({"a": "2", "b": "2", "c": "2"}, declarer=None)
-    with pytest.raises(IllegalEvent, match="Kille deck"):
+    with pytest.raises(IllegalEvent, match="Kille card"):
         ke.score_deal({"a": "joker", "b": "2"}, declarer=None)
     with pytest.raises(IllegalEvent, match="declarer"):
         ke.score_deal({"a": "1", "b": "2"}, declarer="z")
@@ -202,7 +202,7 @@ def test_bad_input_is_refused():
     state = ke.apply(state, {"type": "fourth_trick", "player": "a"})
     assert "calls" in refused(state, {"type": "reveal", "cards": dict.fromkeys(P4, "1")})
     state = ke.apply(state, {"type": "declare", "player": "a"})
-    assert "Kille deck" in refused(state, {"type": "reveal", "cards": dict.fromkeys(P4, "0")})
+    assert "Kille card" in refused(state, {"type": "reveal", "cards": dict.fromkeys(P4, "0")})
     assert "two" in refused(state, {"type": "reveal", "cards": dict.fromkeys(P4, "1")})
 
 

@@ -139,6 +139,7 @@ def test_the_pad_offers_the_current_steps_buttons(scorer_client, club, players):
         assert f'name="p_cards.{seat}"' in page
 
 
+@pytest.mark.usefixtures("in_english")  # the refusals are read word for word, in English
 def test_bad_input_is_refused_with_a_message_and_nothing_stored(scorer_client, club, players):
     game = start(scorer_client, club, players)
     tap(scorer_client, game, "ante")
@@ -157,7 +158,7 @@ def test_bad_input_is_refused_with_a_message_and_nothing_stored(scorer_client, c
     assert "showing round has begun" in response.content.decode()
     # A card that is not in the Kille deck, and a card left out.
     response = reveal(scorer_client, game, status=422, s0="1", s1="2", s2="3", s3="dam")
-    assert "not in the Kille deck" in response.content.decode()
+    assert "not a Kille card" in response.content.decode()
     response = reveal(scorer_client, game, status=422, s0="1", s1="2", s2="3")
     assert "missing" in response.content.decode()
     seq = game.seq

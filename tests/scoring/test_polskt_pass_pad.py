@@ -19,6 +19,9 @@ from tests.factories import make_member
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
+# The refusals are read word for word, in English.
+pytestmark = pytest.mark.usefixtures("in_english")
+
 
 @pytest.fixture
 def people(club, scorer):

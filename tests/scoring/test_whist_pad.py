@@ -17,6 +17,9 @@ from tests.factories import make_member
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
+# The refusals are read word for word, in English.
+pytestmark = pytest.mark.usefixtures("in_english")
+
 
 @pytest.fixture
 def four(club, scorer):
