@@ -387,9 +387,7 @@ def _sort_key(line: dict, rating) -> tuple:
 def _ratings_at(club: Club, key: str, season: Season) -> dict[int, RatingPoint]:
     """Each member's latest rating point up to the end of the season."""
     _start, end = _day_bounds(season.start, season.end)
-    latest: dict[int, RatingPoint] = {}
-    for point in RatingPoint.objects.filter(club=club, game_key=key, finished_at__lt=end).order_by(
-        "finished_at", "id"
-    ):
-        latest[point.member_id] = point
-    return latest
+    points = RatingPoint.objects.filter(club=club, game_key=key, finished_at__lt=end)
+    # Points are written in rating (= finishing) order: a member's latest has the highest id.
+    newest = points.values("member_id").annotate(last_id=Max("id")).values("last_id")
+    return {point.member_id: point for point in RatingPoint.objects.filter(id__in=newest)}
