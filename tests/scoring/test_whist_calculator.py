@@ -3,11 +3,15 @@ and bad input explained without losing the deals entered so far."""
 
 from __future__ import annotations
 
+import pytest
 from django.urls import reverse
 
 URL = reverse("scoring:calc-whist-rubber")
 # The worked rubber of tests/engine/test_whist.py: 8–2, difference 6.
 RUBBER_2_1 = ["0:9", "0:8:0:3", "1:7", "0:7", "1:10"]
+
+# Refusals are read word for word, in English.
+in_english = pytest.mark.usefixtures("in_english")
 
 
 def test_the_calculator_page_opens_without_login(client):
@@ -67,6 +71,7 @@ def test_htmx_gets_only_the_result(client):
     assert "<html" not in text
 
 
+@in_english
 def test_a_deal_after_the_rubber_is_won_is_refused_and_the_rubber_stays(client):
     response = client.get(URL, {"d": [*RUBBER_2_1, "0:11"], "t": "1:7"})
     assert "deal 6" in response.context["error"]
@@ -74,6 +79,7 @@ def test_a_deal_after_the_rubber_is_won_is_refused_and_the_rubber_stays(client):
     assert response.context["rubber"].difference == 6
 
 
+@in_english
 def test_bad_input_is_explained_and_the_deals_so_far_kept(client):
     for params, message in (
         ({"d": ["0:9"], "t": "0:14"}, "between 0 and 13"),
@@ -94,6 +100,7 @@ def test_a_broken_link_keeps_the_deals_before_the_broken_one(client):
     assert response.context["codes"] == ["0:9"]
 
 
+@in_english
 def test_switching_to_american_whist_drops_the_deals_from_the_first_with_honours(client):
     response = client.get(URL, {"variant": "american", "d": ["0:9", "1:8:1:3", "0:7"]})
     assert "deal 2" in response.context["error"]
