@@ -387,6 +387,30 @@ def _post_money(game: Game, event: Event, transfers, by: User | None):
     return ledger.post(game.club, legs, memo, Source.GAME, by, key=ref, ref=ref)
 
 
+def carried_on(game: Game) -> bool:
+    """Whether a later game started from this finished game's pot (Kille, Polskt pass).
+
+    Its money then lives on in that game: taking this one back would pay out a pot that the
+    next evening already started from."""
+    if game.status != GameStatus.FINISHED or "pot_ore" not in game.setup:
+        return False
+    later = Game.objects.filter(
+        club=game.club_id, game_key=game.game_key, started_at__gt=game.started_at
+    )
+    return later.exclude(status=GameStatus.VOIDED).exists()
+
+
+def _refuse_if_carried_on(game: Game) -> None:
+    if carried_on(game):
+        raise EventRefused(
+            _(
+                "A later game has started from this game's pot, so it can no longer be undone "
+                "or voided. Correct it in the later game, or void that one first."
+            ),
+            code="carried_on",
+        )
+
+
 # --- undo and void -------------------------------------------------------------------------
 
 
@@ -398,6 +422,7 @@ def undo_last(
         existing = _check_turn(game, expected_seq, idempotency_key, undo=True)
         if existing is not None:
             return AppendResult(existing, current_state(game)[0], duplicate=True)
+        _refuse_if_carried_on(game)
         events = list(game.events.order_by("seq"))
         effective = effective_events(events)
         if not effective:
@@ -425,6 +450,7 @@ def void_game(game: Game, reason: str, by: User | None) -> Game:
     game = _lock(game)
     if game.status == GameStatus.VOIDED:
         raise EventRefused(_("The game is already voided."), code="voided")
+    _refuse_if_carried_on(game)
     reason = reason.strip() or _("Voided")
     for event in effective_events(list(game.events.select_related("money").order_by("seq"))):
         if event.money_id:

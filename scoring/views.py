@@ -150,7 +150,10 @@ def _pad_context(request: HttpRequest, game: Game, **extra) -> dict:
         ).template.name,
         "event_key": uuid.uuid4().hex,
         "can_record": request.member.is_scorer and game.is_open,
-        "can_undo": request.member.is_scorer and game.status != GameStatus.VOIDED and game.seq > 0,
+        "can_undo": request.member.is_scorer
+        and game.status != GameStatus.VOIDED
+        and game.seq > 0
+        and not recording.carried_on(game),
         "history": history,
         "pot_ore": _pot_balance(game),
         "pad_css": _pad_css(game.game_key),

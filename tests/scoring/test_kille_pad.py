@@ -200,6 +200,21 @@ def test_a_second_evening_starts_with_the_pot_the_first_one_left(
     second.refresh_from_db()
     assert second.snapshot["pot_ore"] == 400
     assert pot_account(club).balance_ore == 400
+    # The first evening's pot lives on in the second: it can no longer be taken back.
+    first.refresh_from_db()
+    pad = scorer_client.get(reverse("scoring:game-detail", args=[club.slug, first.pk]))
+    assert not pad.context["can_undo"]
+    refused = scorer_client.post(
+        reverse("scoring:game-event", args=[club.slug, first.pk]),
+        {"type": "undo", "expected_seq": first.seq, "idempotency_key": "undo-old"},
+        **HTMX,
+    )
+    assert refused.status_code == 422
+    with pytest.raises(recording.EventRefused):
+        recording.void_game(first, "fel", None)
+    first.refresh_from_db()
+    assert first.status == GameStatus.FINISHED
+    assert pot_account(club).balance_ore == 400
 
 
 def test_the_club_can_open_every_evening_with_a_stake(scorer_client, club, players):
