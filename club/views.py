@@ -35,7 +35,11 @@ def club_home(request: HttpRequest) -> HttpResponse:
     """The start page: your balance, the pots, the latest results."""
     club = request.club
     own = ledger.member_account(request.member)
-    pots = Account.objects.for_club(club).filter(kind=AccountKind.POT)
+    pots = (
+        Account.objects.for_club(club)
+        .filter(kind__in=[AccountKind.POT, AccountKind.BET])
+        .exclude(kind=AccountKind.BET, balance_ore=0)
+    )
     latest = list(
         GameResult.objects.filter(club=club, placement=1)
         .select_related("member")

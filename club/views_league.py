@@ -14,6 +14,8 @@ from django.db.models import Sum
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -117,14 +119,14 @@ def player(request: HttpRequest, member_id: int) -> HttpResponse:
         RatingPoint.objects.filter(member=person, game_key=game_key).order_by("finished_at", "id")
     )
     rating_chart = line_chart(
-        [(p.finished_at.strftime("%d/%m"), p.ordinal) for p in ratings[-60:]],
+        [(_day(p.finished_at), p.ordinal) for p in ratings[-60:]],
         _("Rating over time"),
     )
     money, running = [], 0
     for result in reversed(results):
         running += result.net_ore
-        money.append((result.finished_at.strftime("%d/%m"), running / 100))
-    money_chart = line_chart(money[-60:], _("Money over time (kr)"), "{:.0f}")
+        money.append((_day(result.finished_at), running / 100))
+    money_chart = line_chart(money[-60:], _("Money over time (kr)"), decimals=0)
     season = league.current_season(request.club)
     h2h = list(
         HeadToHead.objects.filter(member=person, game_key=game_key, season=season)
@@ -205,3 +207,8 @@ def settings_page(request: HttpRequest) -> HttpResponse:
         "club/league_settings.html",
         {"settings_form": settings_form, "season_form": season_form, "seasons": seasons},
     )
+
+
+def _day(moment) -> str:
+    """A chart's date label in the club's time zone and the page's language: "1 nov"."""
+    return date_format(timezone.localtime(moment), "j b")
