@@ -39,6 +39,7 @@ def club_home(request: HttpRequest) -> HttpResponse:
         Account.objects.for_club(club)
         .filter(kind__in=[AccountKind.POT, AccountKind.BET])
         .exclude(kind=AccountKind.BET, balance_ore=0)
+        .order_by("-kind", "name")  # the pots, then the outstanding betar
     )
     latest = list(
         GameResult.objects.filter(club=club, placement=1)
