@@ -1,8 +1,6 @@
-import importlib
-
 from django.urls import path
 
-from club import views, views_league, views_ledger
+from club import urls_exports, views, views_league, views_ledger
 
 app_name = "club"
 
@@ -62,11 +60,5 @@ urlpatterns = [
     ),
 ]
 
-# Exports, dues and statements live in their own module (club/urls_exports.py).
-try:
-    urls_exports = importlib.import_module("club.urls_exports")
-except ModuleNotFoundError as error:  # pragma: no cover - only while it is being written
-    if error.name != "club.urls_exports":
-        raise
-else:
-    urlpatterns += urls_exports.urlpatterns
+# Membership fees, exports and season statements
+urlpatterns += urls_exports.urlpatterns
