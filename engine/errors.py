@@ -14,9 +14,16 @@ string still works; it is shown as it is.
 from __future__ import annotations
 
 
-def _(template: str) -> str:
+class Text(str):
+    """A text marked for translation: a template, or a value that is itself prose (the card
+    parser's help), so the web layer knows to translate it and nothing else."""
+
+    __slots__ = ()
+
+
+def _(template: str) -> Text:
     """Marks a message template for translation; the engine itself never translates."""
-    return template
+    return Text(template)
 
 
 class EngineError(ValueError):

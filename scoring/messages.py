@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext
 
-from engine.errors import EngineError
+from engine.errors import EngineError, Text
 
 
 def engine_message(error: EngineError) -> str:
@@ -29,6 +29,6 @@ def _value(value):
     parser's "write a rank and a suit …"): those are translated too."""
     if isinstance(value, EngineError):
         return engine_message(value)
-    if isinstance(value, str) and len(value) > 20:
+    if isinstance(value, Text):
         return gettext(value)
     return value
