@@ -15,12 +15,18 @@ A game module (``engine/cribbage.py``, ``engine/kille.py`` …) defines:
 
 Money is ``Transfer(payer, payee, amount_ore)`` where payer and payee are player keys or named
 pots (``"pot"``, ``"bet:3"``). A transfer moves money, so nets are conserved by construction.
+
+The small pieces several games need live here once: results (``net_by_account``,
+``placements``, ``ranked``), seating (``seat_players``, ``left_of``, ``right_of``,
+``clockwise``, ``next_in``), reading payloads and rules (``is_whole``, ``check_choices``) and
+money in log lines (``kr``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from engine.errors import IllegalEvent, _
 
@@ -79,14 +85,24 @@ def net_by_account(transfers: Iterable[Transfer]) -> dict[str, int]:
 
 def placements(scores: dict[str, int], higher_is_better: bool = True) -> tuple[Standing, ...]:
     """Standings from final scores, ties sharing a placement (1, 1, 3 …), in score order."""
-    order = sorted(scores, key=lambda p: scores[p], reverse=higher_is_better)
+    sign = 1 if higher_is_better else -1
+    return ranked(scores, key=lambda p: sign * scores[p], score=scores)
+
+
+def ranked(
+    players: Iterable[str], key: Callable[[str], Any], score: Mapping[str, int]
+) -> tuple[Standing, ...]:
+    """Standings by ``key``, highest first (a tuple for tie-breaks, e.g. ``(p == winner,
+    total)``); equal keys share a placement (1, 1, 3 …) and keep the order given. ``score`` is
+    each player's ``Standing.score``."""
+    order = sorted(players, key=key, reverse=True)  # a stable sort, also reversed
     result: list[Standing] = []
     for index, player in enumerate(order):
-        if index and scores[player] == scores[order[index - 1]]:
+        if index and key(player) == key(order[index - 1]):
             placement = result[-1].placement
         else:
             placement = index + 1
-        result.append(Standing(player, placement, scores[player]))
+        result.append(Standing(player, placement, score[player]))
     return tuple(result)
 
 
@@ -114,3 +130,53 @@ def seat_players(
     if dealer not in seated:
         raise IllegalEvent(_("the first dealer {player} is not one of the players"), player=dealer)
     return seated, dealer
+
+
+# --- seats -----------------------------------------------------------------------------------
+# Seat order is clockwise ("medsols"): a player's left-hand neighbour is the next seat.
+
+
+def left_of(players: Sequence[str], player: str) -> str:
+    return players[(players.index(player) + 1) % len(players)]
+
+
+def right_of(players: Sequence[str], player: str) -> str:
+    return players[(players.index(player) - 1) % len(players)]
+
+
+def clockwise(players: Sequence[str], start: str, among: Iterable[str]) -> list[str]:
+    """The players of ``among`` in clockwise order, starting at ``start`` (inclusive)."""
+    members = set(among)
+    i = players.index(start)
+    n = len(players)
+    return [players[(i + s) % n] for s in range(n) if players[(i + s) % n] in members]
+
+
+def next_in(players: Sequence[str], after: str, among: Iterable[str]) -> str:
+    """The first player of ``among`` clockwise after ``after`` (``after`` himself comes last):
+    the next dealer among the players still in."""
+    return clockwise(players, left_of(players, after), among)[0]
+
+
+# --- reading events and rules ----------------------------------------------------------------
+
+
+def is_whole(value: object) -> bool:
+    """Whether a payload value is a whole number: an ``int`` but not a ``bool`` (which is one)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def check_choices(rules: Any) -> None:
+    """Refuse a ``Rules`` value outside its ``CHOICES`` (a ``ValueError``, as for any bad
+    option): call it from ``Rules.__post_init__``."""
+    for name, allowed in rules.CHOICES.items():
+        value = getattr(rules, name)
+        if value not in allowed:
+            raise ValueError(f"{name} must be one of {', '.join(allowed)}, not {value!r}")
+
+
+def kr(amount_ore: int) -> str:
+    """Öre as Swedish kronor for log lines: 1000 → "10 kr", 1050 → "10,50 kr", -50 → "-0,50 kr"."""
+    whole, part = divmod(abs(amount_ore), 100)
+    text = f"{whole}" if not part else f"{whole},{part:02d}"
+    return f"{'-' if amount_ore < 0 else ''}{text} kr"

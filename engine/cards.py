@@ -19,10 +19,12 @@ the text and saying what would be valid.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum
 
-from engine.errors import CardError, _
+from engine.errors import CardError, IllegalEvent, _
 
 JOKER, ACE, JACK, QUEEN, KING = 0, 1, 11, 12, 13
 
@@ -151,6 +153,11 @@ def _split_glued(token: str) -> list[str]:
     return [token]
 
 
+def suit_word(text: str) -> Suit | None:
+    """The suit a word alone names (``hj``, ``spader``, ``clubs``, ``♦`` …), else None."""
+    return _SUIT_WORDS.get(text.strip().lower())
+
+
 def _interpret(parts: list[str]) -> Card | None:
     if len(parts) != 2:
         return None
@@ -232,11 +239,22 @@ def parse_cards(text: str) -> list[Card]:
 
 
 def require_distinct(cards: list[Card]) -> None:
+    """``CardError`` for the first card given twice."""
     seen: set[Card] = set()
     for card in cards:
         if card in seen:
             raise CardError(_("{card} is given twice; a deck has only one"), card=card.pretty)
         seen.add(card)
+
+
+@contextmanager
+def as_illegal_event() -> Iterator[None]:
+    """Re-raise a ``CardError`` as an ``IllegalEvent`` with the same message: in an event, text
+    that is not a card (or a card given twice) is an event the rules refuse."""
+    try:
+        yield
+    except CardError as error:
+        raise IllegalEvent(error.template, **error.params) from None
 
 
 # --- the Kille deck ------------------------------------------------------------------------

@@ -51,9 +51,9 @@ from dataclasses import dataclass, field, replace
 from math import comb
 from typing import NamedTuple
 
-from engine.base import Standing, Transfer, placements, seat_players
-from engine.cards import JACK, Card, Suit, parse_card
-from engine.errors import CardError, IllegalEvent, _
+from engine.base import Standing, Transfer, clockwise, is_whole, left_of, placements, seat_players
+from engine.cards import JACK, Card, Suit, as_illegal_event, parse_card, require_distinct
+from engine.errors import IllegalEvent, _
 
 KEY = "cribbage"
 NAMES = {"sv": "Cribbage", "en": "Cribbage"}
@@ -166,11 +166,8 @@ def _check_show(hand: Sequence[Card], starter: Card) -> None:
     cards = [*hand, starter]
     if any(c.is_joker for c in cards):
         raise IllegalEvent(_("cribbage is played without jokers"))
-    seen: set[Card] = set()
-    for card in cards:
-        if card in seen:
-            raise IllegalEvent(_("{card} is given twice; a deck has only one"), card=card.pretty)
-        seen.add(card)
+    with as_illegal_event():
+        require_distinct(cards)
 
 
 def score_hand(hand: Sequence[Card], starter: Card, crib: bool = False) -> Breakdown:
@@ -478,8 +475,6 @@ def _expected_crib(
 
 # --- the game --------------------------------------------------------------------------------
 
-PHASES = ("starter", "pegging", "show", "crib", "over")
-
 
 @dataclass(frozen=True)
 class Rules:
@@ -510,7 +505,7 @@ class State:
     dealer: str
     scores: dict[str, int]
     back_pegs: dict[str, int]
-    phase: str = "starter"
+    phase: str = "starter"  # then "pegging", "show", "crib"; "over" at the end
     starter: str | None = None
     shown: tuple[str, ...] = ()
     deals: tuple[DealRow, ...] = ()
@@ -550,9 +545,7 @@ def new_game(
 
 def show_order(state: State) -> list[str]:
     """The rules' counting order: from the dealer's left round to the dealer."""
-    i = state.players.index(state.dealer)
-    n = len(state.players)
-    return [state.players[(i + k) % n] for k in range(1, n + 1)]
+    return clockwise(state.players, left_of(state.players, state.dealer), state.players)
 
 
 def apply(state: State, event: dict) -> State:
@@ -577,15 +570,13 @@ def _player(state: State, event: dict) -> str:
 
 
 def _card(text) -> Card:
-    try:
+    with as_illegal_event():
         return parse_card(str(text))
-    except CardError as error:
-        raise IllegalEvent(error.template, **error.params) from None
 
 
 def _points(event: dict, low: int, high: int) -> int:
     points = event.get("points")
-    if isinstance(points, bool) or not isinstance(points, int) or not low <= points <= high:
+    if not is_whole(points) or not low <= points <= high:
         raise IllegalEvent(
             _("{points} is not a number of points between {low} and {high}"),
             points=repr(points),
@@ -676,8 +667,7 @@ def _on_crib(state: State, event: dict) -> State:
     state = _score(state, state.dealer, points, f"{state.dealer} krubban {points}{words}")
     if state.finished:
         return state
-    i = state.players.index(state.dealer)
-    dealer = state.players[(i + 1) % len(state.players)]
+    dealer = left_of(state.players, state.dealer)
     state = replace(
         state,
         dealer=dealer,

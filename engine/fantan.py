@@ -36,7 +36,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Literal
 
-from engine.base import POT, Standing, Transfer, placements, seat_players
+from engine.base import (
+    POT,
+    Standing,
+    Transfer,
+    check_choices,
+    clockwise,
+    is_whole,
+    left_of,
+    placements,
+    seat_players,
+)
 from engine.errors import IllegalEvent
 
 KEY = "fantan"
@@ -60,8 +70,7 @@ class Rules:
     chip_ore: int = 0  # club option: the value of a chip (0: no chips, as in the rules text)
 
     def __post_init__(self) -> None:
-        if self.variant not in VARIANTS:
-            raise ValueError(f"variant must be one of {', '.join(VARIANTS)}, not {self.variant!r}")
+        check_choices(self)
         if self.deals < 1:
             raise ValueError(f"deals must be at least 1, not {self.deals}")
         if self.chip_ore < 0:
@@ -101,8 +110,7 @@ class State:
 def hand_sizes(state: State) -> dict[str, int]:
     """Cards each player was dealt: one at a time from the dealer's left, the dealer last."""
     n = len(state.players)
-    start = state.players.index(state.dealer)
-    order = [state.players[(start + k) % n] for k in range(1, n + 1)]
+    order = clockwise(state.players, left_of(state.players, state.dealer), state.players)
     return {p: DECK // n + (i < DECK % n) for i, p in enumerate(order)}
 
 
@@ -219,7 +227,7 @@ def _cards_left(state: State, event: Mapping[str, Any]) -> State:
         if player not in given:
             raise IllegalEvent(f"cards left: {player!r} is missing")
         count = given[player]
-        if isinstance(count, bool) or not isinstance(count, int):
+        if not is_whole(count):
             raise IllegalEvent(f"cards left: {player} has {count!r}, which is not a whole number")
         if not 1 <= count <= sizes[player]:
             raise IllegalEvent(
@@ -282,7 +290,7 @@ def _end_deal(state: State, ranked_by_cards: bool) -> State:
         p: {"firsts": state.league_details[p]["firsts"] + (p == order[0])} for p in state.players
     }
     line = f"Giv {row.number}: " + ", ".join(f"{p} {points[p]}" for p in order)
-    dealer = state.players[(state.players.index(state.dealer) + 1) % n]
+    dealer = left_of(state.players, state.dealer)
     state = replace(
         state,
         sheet=(*state.sheet, row),

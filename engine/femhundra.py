@@ -50,7 +50,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Literal
 
-from engine.base import Standing, Transfer, seat_players
+from engine.base import Standing, Transfer, check_choices, is_whole, left_of, ranked, seat_players
 from engine.errors import IllegalEvent, _
 
 KEY = "femhundra"
@@ -110,11 +110,7 @@ class Rules:
     several_over_500: Literal["highest", "declarer"] = "highest"
 
     def __post_init__(self) -> None:
-        for name, allowed in self.CHOICES.items():
-            if getattr(self, name) not in allowed:
-                raise ValueError(
-                    f"{name} must be one of {', '.join(allowed)}, not {getattr(self, name)!r}"
-                )
+        check_choices(self)
 
     def slam_bonus(self, players: int) -> bool:
         if self.bidding == "auto":
@@ -365,7 +361,7 @@ def new_game(
         players=players,
         rules=rules,
         dealer=dealer,
-        forhand=_left_of(players, dealer),
+        forhand=left_of(players, dealer),
         scores=(0,) * len(players),
         teams={players[seat]: side for side, seats in enumerate(sides) for seat in seats},
     )
@@ -381,10 +377,6 @@ def apply(state: State, event: Mapping[str, Any]) -> State:
             types=", ".join(EVENT_TYPES),
         )
     return _play_deal(state, event)
-
-
-def _left_of(players: tuple[str, ...], player: str) -> str:
-    return players[(players.index(player) + 1) % len(players)]
 
 
 def _seat(state: State, event: Mapping[str, Any], field: str) -> int | None:
@@ -409,7 +401,7 @@ def _read_tricks(state: State, event: Mapping[str, Any]) -> tuple[int, ...]:
             )
     for player in state.players:
         took = given.get(player)
-        if not isinstance(took, int) or isinstance(took, bool) or not 0 <= took <= TRICKS:
+        if not is_whole(took) or not 0 <= took <= TRICKS:
             raise IllegalEvent(
                 _("tricks: {player} cannot take {count} tricks"), player=player, count=repr(took)
             )
@@ -455,11 +447,11 @@ def _play_deal(state: State, event: Mapping[str, Any]) -> State:
         scores=scores,
         held_at_490=held,
     )
-    dealer = _left_of(players, state.dealer)
+    dealer = left_of(players, state.dealer)
     state = replace(
         state,
         dealer=dealer,
-        forhand=_left_of(players, dealer),
+        forhand=left_of(players, dealer),
         scores=scores,
         sheet=(*state.sheet, row),
         transfers=(),
@@ -572,24 +564,17 @@ def _winner_at_500(
 
 
 def _finish(state: State, winner: tuple[int, ...], tie: bool, back_door: bool, line: str) -> State:
-    scores = state.scores
-    # Winners first, then the rest by score; equal keys share a placement.
-    order = sorted(range(len(scores)), key=lambda s: (s not in winner, -scores[s]))
-    standings: list[Standing] = []
-    for index, seat in enumerate(order):
-        placement = index + 1
-        if index:
-            prev = order[index - 1]
-            if (prev in winner) == (seat in winner) and scores[prev] == scores[seat]:
-                placement = standings[-1].placement
-        standings.append(Standing(state.players[seat], placement, scores[seat]))
+    # Winners first, then the rest by score.
+    score = dict(zip(state.players, state.scores, strict=True))
+    won = {state.players[s] for s in winner}
+    standings = ranked(state.players, key=lambda p: (p in won, score[p]), score=score)
     return replace(
         state,
         finished=True,
         winners=() if tie else tuple(state.players[s] for s in sorted(winner)),
         tie=tie,
         back_door=back_door,
-        standings=tuple(standings),
+        standings=standings,
         expected=(),
         log=(*state.log, line),
     )

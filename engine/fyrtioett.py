@@ -35,7 +35,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from engine.base import Standing, Transfer, seat_players
+from engine.base import Standing, Transfer, is_whole, right_of, seat_players
 from engine.errors import IllegalEvent, _
 
 KEY = "fyrtioett"
@@ -158,12 +158,12 @@ def decide_winner(scores: Sequence[int]) -> Outcome:
 def new_game(
     players: Sequence[str], rules: Rules = Rules(), first_dealer: str | None = None
 ) -> State:
-    players, dealer = seat_players(players, "Fyrtioett", 4, 4, first_dealer)
+    players, dealer = seat_players(players, "Fyrtioett", MIN_PLAYERS, MAX_PLAYERS, first_dealer)
     return State(
         players=players,
         rules=rules,
         dealer=dealer,
-        forhand=_right_of(players, dealer),
+        forhand=right_of(players, dealer),
         teams={player: seat % 2 for seat, player in enumerate(players)},
     )
 
@@ -183,15 +183,11 @@ def apply(state: State, event: Mapping[str, Any]) -> State:
     )
 
 
-def _right_of(players: tuple[str, ...], player: str) -> str:
-    # Clockwise seat order: the seat to a player's right is the previous one (F5: motsols).
-    return players[(players.index(player) - 1) % len(players)]
-
-
 def _bidding_order(state: State) -> list[str]:
+    # F5: bidding goes motsols, each time to the right (the previous seat).
     order = [state.forhand]
     while len(order) < 4:
-        order.append(_right_of(state.players, order[-1]))
+        order.append(right_of(state.players, order[-1]))
     return order
 
 
@@ -205,7 +201,7 @@ def _numbers(state: State, event: Mapping[str, Any], field: str) -> dict[str, in
             raise IllegalEvent(
                 _("{field}: {player} is not a player in this game"), field=field, player=player
             )
-        if not isinstance(number, int) or isinstance(number, bool):
+        if not is_whole(number):
             raise IllegalEvent(
                 _("{field}: {player} has {value}, not a whole number"),
                 field=field,
@@ -296,11 +292,11 @@ def _throw_in(state: State, event: Mapping[str, Any]) -> State:
 
 
 def _next_deal(state: State, row: DealRow, log: tuple[str, ...]) -> State:
-    dealer = _right_of(state.players, state.dealer)
+    dealer = right_of(state.players, state.dealer)
     return replace(
         state,
         dealer=dealer,
-        forhand=_right_of(state.players, dealer),
+        forhand=right_of(state.players, dealer),
         scores=row.scores,
         sheet=(*state.sheet, row),
         transfers=(),

@@ -43,7 +43,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from engine.base import Standing, Transfer, seat_players
+from engine.base import Standing, Transfer, is_whole, left_of, placements, seat_players
 from engine.errors import IllegalEvent
 
 KEY = "kasino"
@@ -62,7 +62,6 @@ TIE = "tie"
 # The table in the rules text: "Förutom eventuella tabbar finns alltså 11 poäng".
 MOST_CARDS, MOST_SPADES, BIG_CASINO, LITTLE_CASINO, ACE, LAST = 1, 2, 2, 1, 1, 1
 DEAL_POINTS = MOST_CARDS + MOST_SPADES + BIG_CASINO + LITTLE_CASINO + 4 * ACE + LAST  # 11
-CERTAIN_POINTS = DEAL_POINTS - MOST_CARDS - MOST_SPADES - LAST  # 7: known during play (KA2)
 
 
 @dataclass(frozen=True)
@@ -169,7 +168,7 @@ def apply(state: State, event: Mapping[str, Any]) -> State:
 
 
 def _whole(value: Any, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
+    if not is_whole(value):
         raise IllegalEvent(f"{what}: {value!r} is not a whole number")
     return value
 
@@ -424,7 +423,7 @@ def _after_deal(state: State, row: DealRow) -> State:
         )
     if row.tabbar:
         items.append("tabbar " + ", ".join(f"{p} {n}" for p, n in row.tabbar.items()))
-    dealer = state.players[(state.players.index(state.dealer) + 1) % len(state.players)]
+    dealer = left_of(state.players, state.dealer)
     state = replace(
         state,
         scores=row.scores,
@@ -481,22 +480,13 @@ def _claim(state: State, event: Mapping[str, Any]) -> State:
 
 
 def _finish(state: State, winner: int) -> State:
-    # Placements per side (ties share), each player taking his side's.
-    order = sorted(range(len(state.sides)), key=lambda i: -state.scores[i])
-    standings = []
-    placement = 0
-    seen = 0
-    for rank, index in enumerate(order):
-        if rank == 0 or state.scores[index] != state.scores[order[rank - 1]]:
-            placement = seen + 1
-        for player in state.sides[index]:
-            standings.append(Standing(player, placement, state.scores[index]))
-        seen += len(state.sides[index])
+    # Each player takes his side's score; partners are listed together.
+    score = {p: state.scores[i] for i, side in enumerate(state.sides) for p in side}
     return replace(
         state,
         finished=True,
         winners=state.sides[winner],
-        standings=tuple(standings),
+        standings=placements(score),
         expected=(),
         log=(*state.log, f"{_side_name(state, winner)} vinner med {state.scores[winner]}"),
     )

@@ -61,11 +61,22 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import Any, NoReturn
 
-from engine.base import POT, Standing, Transfer, net_by_account, placements, seat_players
-from engine.cards import KilleRank, parse_kille_card
-from engine.errors import CardError, IllegalEvent, _
+from engine.base import (
+    POT,
+    Standing,
+    Transfer,
+    clockwise,
+    is_whole,
+    kr,
+    left_of,
+    net_by_account,
+    placements,
+    seat_players,
+)
+from engine.cards import KilleRank, as_illegal_event, parse_kille_card
+from engine.errors import IllegalEvent, _
 
 KEY = "kille"
 NAMES = {"sv": "Kille", "en": "Kille"}
@@ -111,7 +122,7 @@ class Rules:
     def __post_init__(self) -> None:
         for name in ("base_stake_ore", "small_stake_ore"):
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            if not is_whole(value) or value < 0:
                 raise ValueError(f"{name} must be a whole number of öre, 0 or more, not {value!r}")
 
 
@@ -208,34 +219,14 @@ def _update(state: State, **changes: Any) -> State:
 # --- small helpers ---------------------------------------------------------------------------
 
 
-def kr(amount_ore: int) -> str:
-    """Money in a log line: ``12 kr``, ``12,50 kr``."""
-    kronor, ore = divmod(amount_ore, 100)
-    return f"{kronor} kr" if not ore else f"{kronor},{ore:02d} kr"
-
-
-def clockwise(players: Sequence[str], start: str, among: Iterable[str]) -> list[str]:
-    """The players of ``among`` in clockwise order, starting at ``start`` (inclusive)."""
-    members = set(among)
-    i = players.index(start)
-    n = len(players)
-    return [players[(i + s) % n] for s in range(n) if players[(i + s) % n] in members]
-
-
-def left_of(players: Sequence[str], player: str) -> str:
-    return players[(players.index(player) + 1) % len(players)]
-
-
 def card(text: KilleRank | str | int) -> KilleRank:
     """A Kille card from an event; ``IllegalEvent`` with the parser's message if it is none."""
     if isinstance(text, KilleRank):
         return text
     if isinstance(text, bool) or not isinstance(text, str | int):
         raise IllegalEvent(_("{card} is not in the Kille deck"), card=repr(text))
-    try:
+    with as_illegal_event():
         return parse_kille_card(str(text))
-    except CardError as error:
-        raise IllegalEvent(error.template, **error.params) from None
 
 
 def check_copies(ranks: Iterable[KilleRank]) -> None:
@@ -299,7 +290,7 @@ def settle_showing(
         raise IllegalEvent(
             _("the fourth-trick winner {player} is not at the showing"), player=repr(fourth_trick)
         )
-    if isinstance(pot_ore, bool) or not isinstance(pot_ore, int) or pot_ore < 0:
+    if not is_whole(pot_ore) or pot_ore < 0:
         raise IllegalEvent(_("the pot cannot be negative or fractional: {pot}"), pot=repr(pot_ore))
     check_copies(ranks.values())
 
@@ -380,59 +371,47 @@ def check_tricks(
     for number, player, rank, highest, held in sorted(checks, key=lambda c: c[0]):
         if rank >= highest:
             continue
+        played = {"player": player, "card": rank.label, "number": number}
         for other, where in held:
             if other >= highest:
-                if where is None:
-                    raise IllegalEvent(
-                        _(
-                            "{player} played {card} in trick {number} under {highest}, but held "
-                            "{held} (shown at the end): a player who can overtake or equal must"
-                        ),
-                        player=player,
-                        card=rank.label,
-                        number=number,
-                        highest=highest.label,
-                        held=other.label,
-                    )
-                raise IllegalEvent(
-                    _(
-                        "{player} played {card} in trick {number} under {highest}, but held "
-                        "{held} (played in trick {trick}): a player who can overtake or equal "
-                        "must"
-                    ),
-                    player=player,
-                    card=rank.label,
-                    number=number,
-                    highest=highest.label,
-                    held=other.label,
-                    trick=where,
+                _refuse_play(
+                    _MUST_OVERTAKE, where, **played, highest=highest.label, held=other.label
                 )
         for other, where in held:
             if other < rank:
-                if where is None:
-                    raise IllegalEvent(
-                        _(
-                            "{player} played {card} in trick {number}, but held the lower {held} "
-                            "(shown at the end): a player who cannot overtake must play his "
-                            "lowest card"
-                        ),
-                        player=player,
-                        card=rank.label,
-                        number=number,
-                        held=other.label,
-                    )
-                raise IllegalEvent(
-                    _(
-                        "{player} played {card} in trick {number}, but held the lower {held} "
-                        "(played in trick {trick}): a player who cannot overtake must play his "
-                        "lowest card"
-                    ),
-                    player=player,
-                    card=rank.label,
-                    number=number,
-                    held=other.label,
-                    trick=where,
-                )
+                _refuse_play(_MUST_PLAY_LOWEST, where, **played, held=other.label)
+
+
+# The play rule's refusals, by where the card that proves them shows: (at the end, in a trick).
+_MUST_OVERTAKE = (
+    _(
+        "{player} played {card} in trick {number} under {highest}, but held "
+        "{held} (shown at the end): a player who can overtake or equal must"
+    ),
+    _(
+        "{player} played {card} in trick {number} under {highest}, but held "
+        "{held} (played in trick {trick}): a player who can overtake or equal "
+        "must"
+    ),
+)
+_MUST_PLAY_LOWEST = (
+    _(
+        "{player} played {card} in trick {number}, but held the lower {held} "
+        "(shown at the end): a player who cannot overtake must play his "
+        "lowest card"
+    ),
+    _(
+        "{player} played {card} in trick {number}, but held the lower {held} "
+        "(played in trick {trick}): a player who cannot overtake must play his "
+        "lowest card"
+    ),
+)
+
+
+def _refuse_play(templates: tuple[str, str], where: int | None, **params: Any) -> NoReturn:
+    if where is None:
+        raise IllegalEvent(templates[0], **params)
+    raise IllegalEvent(templates[1], **params, trick=where)
 
 
 # --- the game --------------------------------------------------------------------------------
@@ -445,7 +424,7 @@ def new_game(
     pot_ore: int = 0,
 ) -> State:
     seated, dealer = seat_players(players, "Kille", MIN_PLAYERS, MAX_PLAYERS, first_dealer)
-    if isinstance(pot_ore, bool) or not isinstance(pot_ore, int) or pot_ore < 0:
+    if not is_whole(pot_ore) or pot_ore < 0:
         raise IllegalEvent(
             _("the pot cannot start negative or fractional: {pot}"), pot=repr(pot_ore)
         )
@@ -775,7 +754,7 @@ def _on_exchange(state: State, event: Mapping[str, Any]) -> State:
             raise IllegalEvent(_("{player} is not at the table"), player=repr(player))
         if player not in state.active:
             raise IllegalEvent(_("{player} has folded and exchanges nothing"), player=player)
-        if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= MAX_EXCHANGE:
+        if not is_whole(count) or not 0 <= count <= MAX_EXCHANGE:
             raise IllegalEvent(
                 _("{player} may exchange up to two cards, not {count}"),
                 player=player,

@@ -37,10 +37,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from engine.base import Standing, Transfer, seat_players
+from engine.base import Standing, Transfer, clockwise, is_whole, next_in, ranked, seat_players
 from engine.cards import KilleRank
 from engine.errors import IllegalEvent, _
-from engine.kille import card, check_copies, clockwise
+from engine.kille import card, check_copies
 
 KEY = "kille_elimination"
 NAMES = {"sv": "Kille (utslagning)", "en": "Kille (elimination)"}
@@ -70,7 +70,7 @@ class Rules:
     def __post_init__(self) -> None:
         for name in ("limit", "wrong_penalty"):
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            if not is_whole(value) or value < 1:
                 raise ValueError(f"{name} must be a whole number of at least 1, not {value!r}")
 
 
@@ -296,38 +296,22 @@ def _on_reveal(state: State, event: Mapping[str, Any]) -> State:
     if len(remaining) == 1:
         return _finish(state, remaining[0], lines)
     # E6: the deal passes to the next player still in on the dealer's left.
-    i = state.players.index(state.dealer)
-    n = len(state.players)
-    dealer = next(
-        state.players[(i + s) % n]
-        for s in range(1, n + 1)
-        if state.players[(i + s) % n] in remaining
-    )
+    dealer = next_in(state.players, state.dealer, remaining)
     return replace(state, dealer=dealer, log=(*lines, f"Ny giv: {dealer} ger"))
 
 
 def _finish(state: State, winner: str, lines: list[str]) -> State:
-    ranked = sorted(
-        (p for p in state.players if p != winner),
-        key=lambda p: (-state.out_in_deal[p], state.scores[p]),
+    standings = ranked(
+        state.players,
+        key=lambda p: (p == winner, state.out_in_deal.get(p, 0), -state.scores[p]),
+        score=state.scores,
     )
-    standings = [Standing(winner, 1, state.scores[winner])]
-    for index, player in enumerate(ranked, start=2):
-        previous = standings[-1]
-        same = (
-            previous.player != winner
-            and state.out_in_deal[previous.player] == state.out_in_deal[player]
-            and previous.score == state.scores[player]
-        )
-        standings.append(
-            Standing(player, previous.placement if same else index, state.scores[player])
-        )
     return replace(
         state,
         phase="over",
         finished=True,
         winner=winner,
-        standings=tuple(standings),
+        standings=standings,
         log=(*lines, f"{winner} vinner"),
     )
 

@@ -55,9 +55,28 @@ from dataclasses import dataclass, replace
 from itertools import combinations_with_replacement
 from typing import Any, ClassVar, Literal
 
-from engine.base import Standing, Transfer, placements, seat_players
-from engine.cards import JOKER, Card, Suit, parse_card, stripped_deck
-from engine.errors import CardError, IllegalEvent, _
+from engine.base import (
+    Standing,
+    Transfer,
+    check_choices,
+    clockwise,
+    is_whole,
+    left_of,
+    placements,
+    ranked,
+    seat_players,
+)
+from engine.cards import (
+    JOKER,
+    Card,
+    Suit,
+    as_illegal_event,
+    parse_card,
+    require_distinct,
+    stripped_deck,
+    suit_word,
+)
+from engine.errors import IllegalEvent, _
 
 KEY = "nittionio"
 NAMES = {"sv": "Nittionio", "en": "Ninety-nine"}
@@ -82,17 +101,6 @@ GAME_BONUS = 100
 RUBBER_GAMES = 3  # games to win the rubber
 RUBBER_PAR = 8  # 100 more for each game under eight
 
-_SUIT_WORDS: dict[str, Suit] = {
-    word: suit
-    for suit, words in {
-        Suit.DIAMONDS: ("d", "ru", "ruter", "diamond", "diamonds", "♦", "♢"),
-        Suit.SPADES: ("s", "sp", "spader", "spade", "spades", "♠", "♤"),
-        Suit.HEARTS: ("h", "hj", "hjärter", "hjarter", "heart", "hearts", "♥", "♡"),
-        Suit.CLUBS: ("c", "k", "kl", "klöver", "klover", "club", "clubs", "♣", "♧"),
-    }.items()
-    for word in words
-}
-
 
 @dataclass(frozen=True)
 class Rules:
@@ -102,8 +110,7 @@ class Rules:
     deals: int = 9  # the length of the nine_deals game
 
     def __post_init__(self) -> None:
-        if self.variant not in VARIANTS:
-            raise ValueError(f"variant must be one of {', '.join(VARIANTS)}, not {self.variant!r}")
+        check_choices(self)
         if self.deals < 1:
             raise ValueError(f"deals must be at least 1, not {self.deals}")
 
@@ -254,10 +261,8 @@ def _deck(joker: bool) -> frozenset[Card]:
 
 
 def _card_in_deck(text: str | Card, joker: bool) -> Card:
-    try:
+    with as_illegal_event():
         card = text if isinstance(text, Card) else parse_card(str(text))
-    except CardError as error:
-        raise IllegalEvent(error.template, **error.params) from None
     if card not in _deck(joker):
         if joker:
             raise IllegalEvent(
@@ -284,8 +289,8 @@ def _bid_suits(cards: Sequence[str | Suit | Card], turn_up: Card | None, joker: 
         if isinstance(item, Suit):
             suits.append(item)
             continue
-        if isinstance(item, str) and item.strip().lower() in _SUIT_WORDS:
-            suits.append(_SUIT_WORDS[item.strip().lower()])
+        if isinstance(item, str) and (suit := suit_word(item)) is not None:
+            suits.append(suit)
             continue
         if not isinstance(item, str | Card):
             raise IllegalEvent(
@@ -311,12 +316,9 @@ def _joker_suit(turn_up: Card | None) -> Suit:
     return turn_up.suit
 
 
-def _check_distinct(cards: Sequence[Card]) -> None:
-    seen: set[Card] = set()
-    for card in cards:
-        if card in seen:
-            raise IllegalEvent(_("{card} is given twice; a deck has only one"), card=card.pretty)
-        seen.add(card)
+def _check_distinct(cards: list[Card]) -> None:
+    with as_illegal_event():
+        require_distinct(cards)
 
 
 # --- the game --------------------------------------------------------------------------------
@@ -325,12 +327,12 @@ def _check_distinct(cards: Sequence[Card]) -> None:
 def new_game(
     players: Sequence[str], rules: Rules = Rules(), first_dealer: str | None = None
 ) -> State:
-    players, dealer = seat_players(players, "Nittionio", 3, 3, first_dealer)
+    players, dealer = seat_players(players, "Nittionio", MIN_PLAYERS, MAX_PLAYERS, first_dealer)
     return State(
         players=players,
         rules=rules,
         dealer=dealer,
-        forhand=_left_of(players, dealer),
+        forhand=left_of(players, dealer),
         trump=None if rules.joker else NO_TRUMP,  # revised game: "Första given … utan trumf"
     )
 
@@ -345,10 +347,6 @@ def apply(state: State, event: Mapping[str, Any]) -> State:
             types=", ".join(EVENT_TYPES),
         )
     return _play_deal(state, event)
-
-
-def _left_of(players: tuple[str, ...], player: str) -> str:
-    return players[(players.index(player) + 1) % len(players)]
 
 
 def _per_player(state: State, event: Mapping[str, Any], field: str) -> dict[str, Any]:
@@ -366,10 +364,6 @@ def _per_player(state: State, event: Mapping[str, Any], field: str) -> dict[str,
     return dict(value)
 
 
-def _whole(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _read_bids(
     state: State, event: Mapping[str, Any], turn_up: Card | None
 ) -> tuple[int | None, ...]:
@@ -381,7 +375,7 @@ def _read_bids(
         value = given[player]
         if value is None or (isinstance(value, str) and value.strip().lower() in MISSED_WORDS):
             bids.append(None)
-        elif _whole(value):
+        elif is_whole(value):
             if not 0 <= value <= MAX_BID:
                 raise IllegalEvent(
                     _("bids: {player} bid {bid}; a bid is 0–{most} tricks"),
@@ -416,14 +410,14 @@ def _read_bids(
 def _is_card_text(value: Any) -> bool:
     if isinstance(value, Card):
         return True
-    return isinstance(value, str) and value.strip().lower() not in _SUIT_WORDS
+    return isinstance(value, str) and suit_word(value) is None
 
 
 def _read_tricks(state: State, event: Mapping[str, Any]) -> tuple[int, ...]:
     given = _per_player(state, event, "tricks")
     for player in state.players:
         took = given[player]
-        if not _whole(took) or not 0 <= took <= TRICKS:
+        if not is_whole(took) or not 0 <= took <= TRICKS:
             raise IllegalEvent(
                 _("tricks: {player} cannot take {count} tricks"), player=player, count=repr(took)
             )
@@ -446,7 +440,7 @@ def _read_premium(state: State, event: Mapping[str, Any]) -> tuple[str, str] | N
             raise IllegalEvent(
                 _("{field}: {player} is not a player in this game"), field="calls", player=player
             )
-    order = [state.forhand, _left_of(state.players, state.forhand), state.dealer]
+    order = clockwise(state.players, state.forhand, state.players)  # N5
     premium = premium_from_calls([(p, calls.get(p, "pass")) for p in order])
     if premium is not None and not state.rules.premiums:
         raise IllegalEvent(_("Pennycook's variant has no declaration or showing"))
@@ -489,11 +483,11 @@ def _play_deal(state: State, event: Mapping[str, Any]) -> State:
         totals=_add(state.totals, points),
     )
     log = [_deal_line(state, row, seat) for seat in range(3)]
-    dealer = _left_of(state.players, state.dealer)
+    dealer = left_of(state.players, state.dealer)
     state = replace(
         state,
         dealer=dealer,
-        forhand=_left_of(state.players, dealer),
+        forhand=left_of(state.players, dealer),
         trump=None if state.rules.joker else trump_after(sum(made)),
         scores=scores,
         totals=row.totals,
@@ -583,13 +577,7 @@ def _rubber(state: State, row: DealRow, log: list[str]) -> State:
     )
     if not rubber_won:
         return replace(state, scores=(0, 0, 0), game_number=state.game_number + 1)
-    others = {
-        p: t
-        for seat, (p, t) in enumerate(zip(state.players, totals, strict=True))
-        if seat != winner
-    }
-    standings = (
-        Standing(leaders[0], 1, totals[winner]),
-        *(replace(s, placement=s.placement + 1) for s in placements(others)),
-    )
+    total = dict(zip(state.players, totals, strict=True))
+    # The rubber's winner first, then the others by total.
+    standings = ranked(state.players, key=lambda p: (p == leaders[0], total[p]), score=total)
     return replace(state, finished=True, winners=leaders, standings=standings, expected=())

@@ -52,7 +52,19 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from engine.base import POT, Standing, Transfer, placements, seat_players
+from engine.base import (
+    POT,
+    Standing,
+    Transfer,
+    clockwise,
+    is_whole,
+    kr,
+    left_of,
+    net_by_account,
+    placements,
+    right_of,
+    seat_players,
+)
 from engine.errors import IllegalEvent, _
 
 KEY = "polskt_pass"
@@ -106,7 +118,7 @@ class Rules:
     merge_betar: bool = False  # P4: two failing spelförare set one bet of the summed size
 
     def __post_init__(self) -> None:
-        if isinstance(self.stake_ore, bool) or not isinstance(self.stake_ore, int):
+        if not is_whole(self.stake_ore):
             raise ValueError("stake_ore must be a whole number of öre")
         if self.stake_ore <= 0:
             raise ValueError("the stake per deal must be more than 0")
@@ -206,13 +218,6 @@ class State:
 
 
 # --- calculators -----------------------------------------------------------------------------
-
-
-def kr(amount_ore: int) -> str:
-    """Öre as Swedish kronor for log lines: 1000 → "10 kr", 1050 → "10,50 kr"."""
-    whole, part = divmod(abs(amount_ore), 100)
-    text = f"{whole}" if not part else f"{whole},{part:02d}"
-    return f"{'-' if amount_ore < 0 else ''}{text} kr"
 
 
 def bet_in_play(betar: Sequence[Bet]) -> Bet | None:
@@ -358,7 +363,7 @@ def new_game(
 ) -> State:
     """A new evening. ``pot_ore`` and ``betar`` are the club's, carried over (P12)."""
     players, dealer = seat_players(players, "Polskt pass", MIN_PLAYERS, MAX_PLAYERS, first_dealer)
-    if isinstance(pot_ore, bool) or not isinstance(pot_ore, int) or pot_ore < 0:
+    if not is_whole(pot_ore) or pot_ore < 0:
         raise IllegalEvent(
             _("the pot carried over must be 0 öre or more, not {pot}"), pot=repr(pot_ore)
         )
@@ -366,7 +371,7 @@ def new_game(
     highest = max((b.id for b in carried), default=0)
     if next_bet_id is None:
         next_bet_id = highest + 1
-    if isinstance(next_bet_id, bool) or not isinstance(next_bet_id, int) or next_bet_id <= highest:
+    if not is_whole(next_bet_id) or next_bet_id <= highest:
         raise IllegalEvent(
             _("next_bet_id must be more than every carried bet id ({highest})"), highest=highest
         )
@@ -388,11 +393,11 @@ def _carried_betar(betar: Sequence[Mapping[str, Any]]) -> tuple[Bet, ...]:
         if not isinstance(item, Mapping):
             raise IllegalEvent(_("each carried bet needs an id, an amount_ore and its owners"))
         bet_id, amount = item.get("id"), item.get("amount_ore")
-        if isinstance(bet_id, bool) or not isinstance(bet_id, int) or bet_id <= 0:
+        if not is_whole(bet_id) or bet_id <= 0:
             raise IllegalEvent(
                 _("a carried bet needs a positive whole id, not {value}"), value=repr(bet_id)
             )
-        if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
+        if not is_whole(amount) or amount <= 0:
             raise IllegalEvent(
                 _("bet {bet}: the amount must be more than 0 öre, not {value}"),
                 bet=bet_id,
@@ -439,15 +444,6 @@ _PHASE_TEXT = {
 
 
 # --- small readers ---------------------------------------------------------------------------
-
-
-def _left_of(players: tuple[str, ...], player: str) -> str:
-    # Seat order is clockwise ("medsols"): the left-hand neighbour is the next seat.
-    return players[(players.index(player) + 1) % len(players)]
-
-
-def _right_of(players: tuple[str, ...], player: str) -> str:
-    return players[(players.index(player) - 1) % len(players)]
 
 
 def _player(state: State, value: Any, what: str) -> str:
@@ -504,10 +500,7 @@ def _card(suit: str, rank: str) -> str:
 
 
 def _bidding_order(state: State, deal: Deal) -> list[str]:
-    order = [deal.forhand]
-    while len(order) < len(state.players):
-        order.append(_left_of(state.players, order[-1]))
-    return order
+    return clockwise(state.players, deal.forhand, state.players)
 
 
 def _expected(state: State) -> tuple[str, ...]:
@@ -543,7 +536,7 @@ def _deal(state: State, event: Mapping[str, Any]) -> State:
     cutter_jack = bool(_flag(event, "cutter_jack"))
     takes = _flag(event, "dealer_takes")
     dealer, players = state.dealer, state.players
-    cutter = _right_of(players, dealer)
+    cutter = right_of(players, dealer)
     # "Om det är en knekt som slås upp eller om spelaren som kuperade tog bottenkortet, måste
     # givaren ta det uppslagna kortet. Om det är ett ess … får givaren välja" (P10)
     if cutter_jack or rank == "J":
@@ -574,7 +567,7 @@ def _deal(state: State, event: Mapping[str, Any]) -> State:
         number=len(state.sheet) + 1,
         dealer=dealer,
         cutter=cutter,
-        forhand=_left_of(players, dealer),
+        forhand=left_of(players, dealer),
         cutter_jack=cutter_jack,
         turned_suit=suit,
         turned_rank=rank,
@@ -805,7 +798,7 @@ def _tricks_by_counts(state: State, given: Any, first_two: Any, la: str | None) 
     counts = dict.fromkeys(state.players, 0)
     for player, number in given.items():
         _player(state, player, "counts")
-        if isinstance(number, bool) or not isinstance(number, int) or not 0 <= number <= TRICKS:
+        if not is_whole(number) or not 0 <= number <= TRICKS:
             raise IllegalEvent(
                 _("{player} cannot take {count} tricks"), player=player, count=repr(number)
             )
@@ -916,13 +909,9 @@ def _settle(
 def _next_deal(
     state: State, row: DealRow, transfers: tuple[Transfer, ...], log: tuple[str, ...]
 ) -> State:
-    money = dict(state.money)
-    for t in transfers:
-        if t.payer in money:
-            money[t.payer] -= t.amount_ore
-        if t.payee in money:
-            money[t.payee] += t.amount_ore
-    dealer = _left_of(state.players, row.dealer)
+    nets = net_by_account(transfers)
+    money = {p: won + nets.get(p, 0) for p, won in state.money.items()}
+    dealer = left_of(state.players, row.dealer)
     state = replace(
         state,
         dealer=dealer,

@@ -32,7 +32,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from engine.base import Standing, Transfer, seat_players
+from engine.base import Standing, Transfer, ranked, seat_players
 from engine.errors import IllegalEvent, _
 
 KEY = "president"
@@ -214,21 +214,15 @@ def _score(state: State, order: tuple[str, ...]) -> State:
 
 
 def _finish(state: State, last_points: dict[str, int]) -> State:
-    def rank(player: str) -> tuple[int, int]:
-        return state.scores[player], last_points[player]
-
-    order = sorted(state.players, key=rank, reverse=True)
-    standings: list[Standing] = []
-    for index, player in enumerate(order):
-        tied = index and rank(player) == rank(order[index - 1])
-        placement = standings[-1].placement if tied else index + 1
-        standings.append(Standing(player, placement, state.scores[player]))
-    winner = order[0]
+    standings = ranked(
+        state.players, key=lambda p: (state.scores[p], last_points[p]), score=state.scores
+    )
+    winner = standings[0].player
     return replace(
         state,
         winner=winner,
         finished=True,
-        standings=tuple(standings),
+        standings=standings,
         expected=(),
         log=(*state.log, f"{winner} vinner ({state.scores[winner]})"),
     )

@@ -30,7 +30,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from engine.base import POT, Standing, Transfer, seat_players
+from engine.base import POT, Standing, Transfer, is_whole, next_in, ranked, seat_players
 from engine.errors import IllegalEvent, _
 
 KEY = "stopp"
@@ -131,7 +131,7 @@ def _cards(state: State, event: Mapping[str, Any]) -> dict[str, int]:
                 _("{player} is out of the game (no capital left) and holds no cards"),
                 player=player,
             )
-        if not isinstance(held, int) or isinstance(held, bool):
+        if not is_whole(held):
             raise IllegalEvent(
                 _("cards: {player} has {value}, not a whole number"),
                 player=player,
@@ -200,36 +200,21 @@ def _deal(state: State, cards: dict[str, int]) -> State:
     )
     if winner is not None:
         return _finish(state, winner)
-    dealer = _next_in(state.players, state.dealer, active)
+    dealer = next_in(state.players, state.dealer, active)  # whoever went out keeps capital
     return replace(state, dealer=dealer, log=(*state.log, f"Ny giv: {dealer} ger"))
 
 
-def _next_in(players: tuple[str, ...], after: str, active: tuple[str, ...]) -> str:
-    start = players.index(after)
-    for step in range(1, len(players) + 1):
-        player = players[(start + step) % len(players)]
-        if player in active:
-            return player
-    raise AssertionError("no player left to deal")  # whoever went out always keeps capital
-
-
 def _finish(state: State, winner: str) -> State:
-    later_is_better = sorted(
-        (p for p in state.players if p != winner), key=lambda p: -state.out_in_deal[p]
+    # The winner first, then the others by when they went out, later is better.
+    standings = ranked(
+        state.players,
+        key=lambda p: (p == winner, state.out_in_deal.get(p, 0)),
+        score=state.capitals,
     )
-    standings = [Standing(winner, 1, state.capitals[winner])]
-    for index, player in enumerate(later_is_better, start=2):
-        previous = standings[-1]
-        same_deal = (
-            previous.player != winner
-            and state.out_in_deal[previous.player] == state.out_in_deal[player]
-        )
-        placement = previous.placement if same_deal else index
-        standings.append(Standing(player, placement, state.capitals[player]))
     return replace(
         state,
         winner=winner,
         finished=True,
-        standings=tuple(standings),
+        standings=standings,
         expected=(),
     )

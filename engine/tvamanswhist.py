@@ -38,7 +38,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Literal
 
-from engine.base import Standing, Transfer, seat_players
+from engine.base import Standing, Transfer, check_choices, is_whole, seat_players
 from engine.errors import IllegalEvent
 
 KEY = "tvamanswhist"
@@ -61,10 +61,7 @@ class Rules:
     points_to_win: int = 0  # or first to this many counted tricks/points (0: no target)
 
     def __post_init__(self) -> None:
-        if self.counting not in COUNTINGS:
-            raise ValueError(
-                f"counting must be one of {', '.join(COUNTINGS)}, not {self.counting!r}"
-            )
+        check_choices(self)
         for name in ("deals_to_win", "points_to_win"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} cannot be negative ({getattr(self, name)})")
@@ -133,7 +130,7 @@ def _split(state: State, event: Mapping[str, Any], name: str, total: int) -> dic
     for player, number in value.items():
         if player not in state.players:
             raise IllegalEvent(f"{name}: {player!r} is not at the table")
-        if isinstance(number, bool) or not isinstance(number, int):
+        if not is_whole(number):
             raise IllegalEvent(f"{name}: {player} has {number!r}, which is not a whole number")
         if not 0 <= number <= total:
             raise IllegalEvent(f"{name}: {player} cannot take {number} of {total} tricks")

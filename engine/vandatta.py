@@ -42,7 +42,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from engine.base import Standing, Transfer, seat_players
+from engine.base import Standing, Transfer, clockwise, is_whole, next_in, ranked, seat_players
 from engine.errors import IllegalEvent, _
 
 KEY = "vandatta"
@@ -162,7 +162,6 @@ def new_game(
         dealer=dealer,
         totals=dict.fromkeys(players, 0),
         active=players,
-        out_in_deal={},
     )
 
 
@@ -181,7 +180,7 @@ def apply(state: State, event: Mapping[str, Any]) -> State:
 
 
 def _number(name: str, player: str, value: Any) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
+    if not is_whole(value):
         raise IllegalEvent(
             _("{field}: {player} has {value}, not a whole number"),
             field=name,
@@ -291,9 +290,7 @@ def _one_hand(state: State, event: Mapping[str, Any]) -> State:
 
 def _losers(state: State, winner: str) -> list[str]:
     """The other players still in, clockwise from the winner's left."""
-    start = state.players.index(winner)
-    seats = [state.players[(start + k) % len(state.players)] for k in range(1, len(state.players))]
-    return [p for p in seats if p in state.active]
+    return clockwise(state.players, winner, state.active)[1:]  # the winner is still in
 
 
 def _next_hand(state: State) -> State:
@@ -442,39 +439,21 @@ def _score(state: State, winner: str, penalties: dict[str, int]) -> State:
     over = len(active) <= 1 if state.rules.elimination else bool(fallen)
     if over:
         return _finish(state)
-    dealer = _next_in(state.players, state.dealer, active)
+    dealer = next_in(state.players, state.dealer, active)  # the deal's winner is still in
     return replace(state, dealer=dealer, log=(*state.log, f"Ny giv: {dealer} ger"))
-
-
-def _next_in(players: tuple[str, ...], after: str, active: tuple[str, ...]) -> str:
-    start = players.index(after)
-    for step in range(1, len(players) + 1):
-        player = players[(start + step) % len(players)]
-        if player in active:
-            return player
-    raise AssertionError("no player left to deal")  # the deal's winner is always still in
 
 
 def _finish(state: State) -> State:
     totals, out_in = state.totals, state.out_in_deal
     last = len(state.sheet) + 1  # still in: ranked above everyone who went out
-
-    def rank(player: str) -> tuple[int, int]:
-        return (out_in.get(player, last), totals[player])
-
-    order = sorted(state.players, key=rank, reverse=True)
-    standings: list[Standing] = []
-    for index, player in enumerate(order):
-        tied = index and rank(player) == rank(order[index - 1])
-        placement = standings[-1].placement if tied else index + 1
-        standings.append(Standing(player, placement, totals[player]))
+    standings = ranked(state.players, key=lambda p: (out_in.get(p, last), totals[p]), score=totals)
     winners = tuple(s.player for s in standings if s.placement == 1)
     line = " och ".join(winners) + (" vinner" if len(winners) == 1 else " delar segern")
     return replace(
         state,
         finished=True,
         winners=winners,
-        standings=tuple(standings),
+        standings=standings,
         expected=(),
         log=(*state.log, f"{line} ({totals[winners[0]]})"),
     )

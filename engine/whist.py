@@ -64,7 +64,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from engine.base import Standing, Transfer, net_by_account, placements, seat_players
+from engine.base import (
+    Standing,
+    Transfer,
+    is_whole,
+    left_of,
+    net_by_account,
+    placements,
+    seat_players,
+)
 from engine.errors import IllegalEvent, _
 
 KEY = "whist"
@@ -160,7 +168,7 @@ class Rules:
                 raise ValueError(f"{name} must be one of {', '.join(allowed)}")
         for name in ("stake_ore", "game_stake_ore", "rubber_stake_ore", "guerre_stake_ore"):
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            if not is_whole(value) or value < 0:
                 raise ValueError(f"{name} must be a whole number of öre, 0 or more")
 
     @property
@@ -391,7 +399,7 @@ def _kr(ore: int) -> str:
 
 def _side_of(state: State, key: Any, name: str) -> int:
     """A side by its number (à la guerre: the seat) or by one of its players."""
-    if isinstance(key, int) and not isinstance(key, bool) or isinstance(key, str) and key.isdigit():
+    if is_whole(key) or isinstance(key, str) and key.isdigit():
         index = int(key)
         if 0 <= index < len(state.sides):
             return index
@@ -418,7 +426,7 @@ def _per_side(state: State, value: Mapping[str, Any], name: str) -> dict[int, in
             raise IllegalEvent(
                 _("{field}: {side} is given twice"), field=name, side=side_label(state, side)
             )
-        if isinstance(number, bool) or not isinstance(number, int):
+        if not is_whole(number):
             raise IllegalEvent(
                 _("{field}: {value} is not a whole number"), field=name, value=repr(number)
             )
@@ -524,8 +532,7 @@ def _play_deal(state: State, event: Mapping[str, Any]) -> State:
         stopped=result.stopped,
         honours_void=result.honours_void,
     )
-    seat = state.players.index(state.dealer)
-    dealer = state.players[(seat + 1) % len(state.players)]  # the deal passes to the left
+    dealer = left_of(state.players, state.dealer)  # the deal passes to the left
     zeros = (0,) * len(state.sides)
     state = replace(
         state,
