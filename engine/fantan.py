@@ -47,7 +47,7 @@ from engine.base import (
     placements,
     seat_players,
 )
-from engine.errors import IllegalEvent
+from engine.errors import IllegalEvent, _
 
 KEY = "fantan"
 NAMES = {"sv": "Fan tan", "en": "Fan tan"}
@@ -68,6 +68,25 @@ class Rules:
     deals: int = 1  # deals in a game; placement points add up
     play_on: bool = True  # play on after the winner to settle every place
     chip_ore: int = 0  # club option: the value of a chip (0: no chips, as in the rules text)
+
+    LABELS = {
+        "variant": {"sv": "Variant", "en": "Variant"},
+        "deals": {"sv": "Givar per parti", "en": "Deals per game"},
+        "play_on": {
+            "sv": "Spela vidare om alla placeringar",
+            "en": "Play on to settle every place",
+        },
+        "chip_ore": {
+            "sv": "Värde per mark (0: inga marker)",
+            "en": "Value of a chip (0: no chips)",
+        },
+    }
+    CHOICE_LABELS = {
+        "variant": {
+            "fantan": {"sv": "Fan tan, från sjuorna", "en": "Fan tan, from the sevens"},
+            "free": {"sv": "Fri fan tan", "en": "Free fan tan"},
+        },
+    }
 
     def __post_init__(self) -> None:
         check_choices(self)
@@ -131,11 +150,15 @@ def new_game(
 
 def apply(state: State, event: Mapping[str, Any]) -> State:
     if state.finished:
-        raise IllegalEvent("the game is over; nothing more can be recorded")
+        raise IllegalEvent(_("the game is over; nothing more can be recorded"))
     kind = event.get("type")
     handler = {"out": _out, "cards_left": _cards_left, "pass": _pass}.get(kind)
     if handler is None:
-        raise IllegalEvent(f"unknown event type {kind!r}; Fan tan records {', '.join(EVENT_TYPES)}")
+        raise IllegalEvent(
+            _("unknown event type {kind}; Fan tan records {types}"),
+            kind=repr(kind),
+            types=", ".join(EVENT_TYPES),
+        )
     state = handler(replace(state, transfers=(), log=()), event)
     return state if state.finished else replace(state, expected=_expected(state))
 
@@ -157,9 +180,9 @@ def _player(state: State, event: Mapping[str, Any], question: str) -> str:
     if player in (None, ""):
         raise IllegalEvent(question)
     if player not in state.players:
-        raise IllegalEvent(f"{player!r} is not at the table")
+        raise IllegalEvent(_("{player} is not at the table"), player=repr(player))
     if player in state.out:
-        raise IllegalEvent(f"{player} is already out this deal")
+        raise IllegalEvent(_("{player} is already out this deal"), player=player)
     return player
 
 
@@ -171,13 +194,13 @@ def _needs_count(state: State) -> bool:
 
 
 def _pass(state: State, event: Mapping[str, Any]) -> State:
-    player = _player(state, event, "who passed?")
+    player = _player(state, event, _("who passed?"))
     if not state.rules.chip_ore:
-        raise IllegalEvent("this game is not played for chips, so passes are not recorded")
+        raise IllegalEvent(_("this game is not played for chips, so passes are not recorded"))
     if state.out:
-        raise IllegalEvent("the pot is already won this deal; a pass costs nothing now")
+        raise IllegalEvent(_("the pot is already won this deal; a pass costs nothing now"))
     if state.phase == "count":
-        raise IllegalEvent("first say how many cards each player has left")
+        raise IllegalEvent(_("first say how many cards each player has left"))
     chips = dict(state.chips)
     chips[player] -= 1
     return replace(
@@ -190,9 +213,9 @@ def _pass(state: State, event: Mapping[str, Any]) -> State:
 
 
 def _out(state: State, event: Mapping[str, Any]) -> State:
-    player = _player(state, event, "who went out?")
+    player = _player(state, event, _("who went out?"))
     if state.phase == "count":
-        raise IllegalEvent("first say how many cards each player has left")
+        raise IllegalEvent(_("first say how many cards each player has left"))
     out = (*state.out, player)
     if len(out) == 1:
         variant = VARIANT_NAMES[state.rules.variant]
@@ -211,28 +234,39 @@ def _out(state: State, event: Mapping[str, Any]) -> State:
 
 def _cards_left(state: State, event: Mapping[str, Any]) -> State:
     if state.phase != "count":
-        raise IllegalEvent("the cards left are counted when the first player goes out")
+        raise IllegalEvent(_("the cards left are counted when the first player goes out"))
     given = event.get("cards")
     if not isinstance(given, Mapping):
-        raise IllegalEvent("how many cards does each player still in hold? ('cards' is missing)")
+        raise IllegalEvent(_("how many cards does each player still in hold? ('cards' is missing)"))
     sizes = hand_sizes(state)
     still_in = _still_in(state)
     for player in given:
         if player not in state.players:
-            raise IllegalEvent(f"cards left: {player!r} is not at the table")
+            raise IllegalEvent(_("cards left: {player} is not at the table"), player=repr(player))
         if player not in still_in:
-            raise IllegalEvent(f"cards left: {player!r} is out and holds no cards")
+            raise IllegalEvent(
+                _("cards left: {player} is out and holds no cards"), player=repr(player)
+            )
     cards = {}
     for player in still_in:
         if player not in given:
-            raise IllegalEvent(f"cards left: {player!r} is missing")
+            raise IllegalEvent(_("cards left: {player} is missing"), player=repr(player))
         count = given[player]
         if not is_whole(count):
-            raise IllegalEvent(f"cards left: {player} has {count!r}, which is not a whole number")
+            raise IllegalEvent(
+                _("cards left: {player} has {value}, which is not a whole number"),
+                player=player,
+                value=repr(count),
+            )
         if not 1 <= count <= sizes[player]:
             raise IllegalEvent(
-                f"cards left: {player} is still in, so he holds 1 to {sizes[player]} cards "
-                f"(his hand), not {count}"
+                _(
+                    "cards left: {player} is still in, so he holds 1 to {most} cards "
+                    "(his hand), not {count}"
+                ),
+                player=player,
+                most=sizes[player],
+                count=count,
             )
         cards[player] = count
     state = replace(state, phase="play", cards_left=cards)

@@ -44,7 +44,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.base import Standing, Transfer, is_whole, left_of, placements, seat_players
-from engine.errors import IllegalEvent
+from engine.errors import IllegalEvent, _
 
 KEY = "kasino"
 NAMES = {"sv": "Kasino", "en": "Casino"}
@@ -57,6 +57,12 @@ SPADES = 13
 TABLE = 4  # cards dealt face up at the start of a deal; the rest are played from hand
 ACE_SUITS = ("S", "H", "D", "C")
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+ACE_NAMES = {
+    "S": _("the ace of ♠"),
+    "H": _("the ace of ♥"),
+    "D": _("the ace of ♦"),
+    "C": _("the ace of ♣"),
+}
 TIE = "tie"
 
 # The table in the rules text: "Förutom eventuella tabbar finns alltså 11 poäng".
@@ -68,6 +74,11 @@ DEAL_POINTS = MOST_CARDS + MOST_SPADES + BIG_CASINO + LITTLE_CASINO + 4 * ACE + 
 class Rules:
     target: int = 16
     partnership: bool = False  # KA4: with four, partners opposite (club option)
+
+    LABELS = {
+        "target": {"sv": "Spela till", "en": "Play to"},
+        "partnership": {"sv": "Par mot par (med fyra)", "en": "Partners (with four)"},
+    }
 
     def __post_init__(self) -> None:
         if self.target < 1:
@@ -117,7 +128,7 @@ def side_of(state: State, player: str) -> int:
     for index, side in enumerate(state.sides):
         if player in side:
             return index
-    raise IllegalEvent(f"{player!r} is not at the table")
+    raise IllegalEvent(_("{player} is not at the table"), player=repr(player))
 
 
 def cards_played_each(players: int) -> int:
@@ -135,7 +146,8 @@ def new_game(
     if rules.partnership:
         if len(players) != 4:
             raise IllegalEvent(
-                f"partnership Kasino is for four players, two against two, not {len(players)}"
+                _("partnership Kasino is for four players, two against two, not {count}"),
+                count=len(players),
             )
         sides = ((players[0], players[2]), (players[1], players[3]))
         teams = {p: i for i, side in enumerate(sides) for p in side}
@@ -155,21 +167,27 @@ def new_game(
 
 def apply(state: State, event: Mapping[str, Any]) -> State:
     if state.finished:
-        raise IllegalEvent("the game is over; no more deals can be recorded")
+        raise IllegalEvent(_("the game is over; no more deals can be recorded"))
     kind = event.get("type")
     if kind == "deal":
         return _deal(state, event)
     if kind == "claim":
         return _claim(state, event)
-    raise IllegalEvent(f"unknown event type {kind!r}; Kasino records {', '.join(EVENT_TYPES)}")
+    raise IllegalEvent(
+        _("unknown event type {kind}; Kasino records {types}"),
+        kind=repr(kind),
+        types=", ".join(EVENT_TYPES),
+    )
 
 
 # --- reading the payload --------------------------------------------------------------------------
 
 
-def _whole(value: Any, what: str) -> int:
+def _whole(value: Any, name: str) -> int:
     if not is_whole(value):
-        raise IllegalEvent(f"{what}: {value!r} is not a whole number")
+        raise IllegalEvent(
+            _("{field}: {value} is not a whole number"), field=name, value=repr(value)
+        )
     return value
 
 
@@ -179,15 +197,17 @@ def _one_player(state: State, value: Any, what: str, tie: bool = False) -> str |
         if len(value) == 1:
             value = value[0]
         else:
-            raise IllegalEvent(f"{what} goes to one player only, not {len(value)}")
+            raise IllegalEvent(
+                _("{what} goes to one player only, not {count}"), what=what, count=len(value)
+            )
     if value is None or value == "":
         if tie:
-            raise IllegalEvent(f"who had {what} (or was it a tie)?")
-        raise IllegalEvent(f"who took {what}?")
+            raise IllegalEvent(_("who had {what} (or was it a tie)?"), what=what)
+        raise IllegalEvent(_("who took {what}?"), what=what)
     if tie and value == TIE:
         return None
     if value not in state.players:
-        raise IllegalEvent(f"{what}: {value!r} is not at the table")
+        raise IllegalEvent(_("{what}: {player} is not at the table"), what=what, player=repr(value))
     return value
 
 
@@ -199,19 +219,31 @@ def _per_player(
     if value is None:
         return None
     if not isinstance(value, Mapping):
-        raise IllegalEvent(f"'{name}' must give a number for each player")
+        raise IllegalEvent(_("'{field}' must give a number for each player"), field=name)
     numbers = {}
     for player, number in value.items():
         if player not in state.players:
-            raise IllegalEvent(f"{name}: {player!r} is not at the table")
-        number = _whole(number, f"{name} of {player}")
+            raise IllegalEvent(
+                _("{field}: {player} is not at the table"), field=name, player=repr(player)
+            )
+        if not is_whole(number):
+            raise IllegalEvent(
+                _("{field} of {player}: {value} is not a whole number"),
+                field=name,
+                player=player,
+                value=repr(number),
+            )
         if number < 0:
-            raise IllegalEvent(f"{name}: {player} cannot have {number}")
+            raise IllegalEvent(
+                _("{field}: {player} cannot have {count}"), field=name, player=player, count=number
+            )
         numbers[player] = number
     if every:
         for player in state.players:
             if player not in numbers:
-                raise IllegalEvent(f"{name}: {player!r} is missing")
+                raise IllegalEvent(
+                    _("{field}: {player} is missing"), field=name, player=repr(player)
+                )
     return numbers
 
 
@@ -221,8 +253,13 @@ def _tabbar(state: State, event: Mapping[str, Any]) -> dict[str, int]:
     for player, count in tabbar.items():
         if count > most:
             raise IllegalEvent(
-                f"{player} cannot have {count} tabbar: each player plays only {most} cards "
-                "from hand in a deal"
+                _(
+                    "{player} cannot have {count} tabbar: each player plays only {most} cards "
+                    "from hand in a deal"
+                ),
+                player=player,
+                count=count,
+                most=most,
             )
     return {p: n for p, n in tabbar.items() if n}
 
@@ -230,20 +267,18 @@ def _tabbar(state: State, event: Mapping[str, Any]) -> dict[str, int]:
 def _aces(state: State, value: Any) -> tuple[str, ...]:
     if isinstance(value, list | tuple):
         if len(value) != len(ACE_SUITS):
-            raise IllegalEvent(f"a deck has 4 aces, not {len(value)}")
-        return tuple(_one_player(state, p, "an ace") for p in value)
+            raise IllegalEvent(_("a deck has 4 aces, not {count}"), count=len(value))
+        return tuple(_one_player(state, p, _("an ace")) for p in value)
     if not isinstance(value, Mapping):
-        raise IllegalEvent("who took each ace?")
+        raise IllegalEvent(_("who took each ace?"))
     symbols = {v: s for s, v in SUIT_SYMBOLS.items()}
     by_suit = {}
     for suit, player in value.items():
         key = symbols.get(suit, str(suit).upper())
         if key not in ACE_SUITS:
-            raise IllegalEvent(f"aces: {suit!r} is not a suit (S, H, D, C)")
+            raise IllegalEvent(_("aces: {suit} is not a suit (S, H, D, C)"), suit=repr(suit))
         by_suit[key] = player
-    return tuple(
-        _one_player(state, by_suit.get(s), f"the ace of {SUIT_SYMBOLS[s]}") for s in ACE_SUITS
-    )
+    return tuple(_one_player(state, by_suit.get(s), ACE_NAMES[s]) for s in ACE_SUITS)
 
 
 def _most_by_count(state: State, counts: dict[str, int]) -> str | None:
@@ -271,7 +306,16 @@ def _most(
     if named not in (None, "") and not _same_side(
         state, _one_player(state, named, what, tie=True), derived
     ):
-        raise IllegalEvent(f"the counts say {derived or 'a tie'} had {what}, not {named}")
+        if derived is None:
+            raise IllegalEvent(
+                _("the counts say a tie had {what}, not {named}"), what=what, named=named
+            )
+        raise IllegalEvent(
+            _("the counts say {player} had {what}, not {named}"),
+            player=derived,
+            what=what,
+            named=named,
+        )
     return derived
 
 
@@ -288,30 +332,48 @@ def _check_counts(
     if cards is not None:
         if sum(cards.values()) != DECK:
             raise IllegalEvent(
-                f"the card counts add up to {sum(cards.values())}, but all {DECK} cards are "
-                "taken by the end of a deal"
+                _(
+                    "the card counts add up to {count}, but all {deck} cards are "
+                    "taken by the end of a deal"
+                ),
+                count=sum(cards.values()),
+                deck=DECK,
             )
         for player, count in cards.items():
             # A take is the card played and at least one from the table; a tabbe is a take.
             needed = max(took.get(player, 0), 2 * tabbar.get(player, 0), 2 if player == last else 0)
             if count < needed:
                 raise IllegalEvent(
-                    f"{player} took only {count} cards, too few for the scoring cards and "
-                    "tabbar recorded for him"
+                    _(
+                        "{player} took only {count} cards, too few for the scoring cards and "
+                        "tabbar recorded for him"
+                    ),
+                    player=player,
+                    count=count,
                 )
     if spades is not None:
         if sum(spades.values()) != SPADES:
             raise IllegalEvent(
-                f"the spade counts add up to {sum(spades.values())}, but a deck has {SPADES}"
+                _("the spade counts add up to {count}, but a deck has {spades}"),
+                count=sum(spades.values()),
+                spades=SPADES,
             )
         for player, count in spades.items():
             if cards is not None and count > cards[player]:
                 raise IllegalEvent(
-                    f"{player} cannot have {count} spades among {cards[player]} cards"
+                    _("{player} cannot have {count} spades among {cards} cards"),
+                    player=player,
+                    count=count,
+                    cards=cards[player],
                 )
             if count < took_spades.get(player, 0):
                 raise IllegalEvent(
-                    f"{player} took lillan or the ace of spades, so he has more than {count} spades"
+                    _(
+                        "{player} took lillan or the ace of spades, so he has more than "
+                        "{count} spades"
+                    ),
+                    player=player,
+                    count=count,
                 )
 
 
@@ -324,10 +386,10 @@ def _deal(state: State, event: Mapping[str, Any]) -> State:
     if event.get("points") is not None:
         return _deal_by_points(state, event, tabbar)
 
-    big = _one_player(state, event.get("big_casino"), "storan (♦10)")
-    little = _one_player(state, event.get("little_casino"), "lillan (♠2)")
+    big = _one_player(state, event.get("big_casino"), _("storan (♦10)"))
+    little = _one_player(state, event.get("little_casino"), _("lillan (♠2)"))
     aces = _aces(state, event.get("aces"))
-    last = _one_player(state, event.get("last"), "sistan (the last take)")
+    last = _one_player(state, event.get("last"), _("sistan (the last take)"))
     cards = _per_player(state, event, "cards", every=True)
     spades = _per_player(state, event, "spades", every=True)
     took: dict[str, int] = {}
@@ -336,8 +398,8 @@ def _deal(state: State, event: Mapping[str, Any]) -> State:
     took_spades = {little: 1}
     took_spades[aces[0]] = took_spades.get(aces[0], 0) + 1  # the ace of spades is a spade
     _check_counts(state, cards, spades, took, took_spades, tabbar, last)
-    most_cards = _most(state, event, "most_cards", "most cards", cards)
-    most_spades = _most(state, event, "most_spades", "most spades", spades)
+    most_cards = _most(state, event, "most_cards", _("most cards"), cards)
+    most_spades = _most(state, event, "most_spades", _("most spades"), spades)
 
     points = [0] * sides
     for player, value in (
@@ -375,12 +437,18 @@ def _deal_by_points(state: State, event: Mapping[str, Any], tabbar: dict[str, in
     low = DEAL_POINTS - MOST_CARDS - MOST_SPADES
     if total > DEAL_POINTS:
         raise IllegalEvent(
-            f"a deal hands out at most {DEAL_POINTS} points besides tabbar, not {total}"
+            _("a deal hands out at most {most} points besides tabbar, not {total}"),
+            most=DEAL_POINTS,
+            total=total,
         )
     if total < low:
         raise IllegalEvent(
-            f"a deal hands out at least {low} points besides tabbar (storan, lillan, the aces "
-            f"and sistan always go to someone), not {total}"
+            _(
+                "a deal hands out at least {low} points besides tabbar (storan, lillan, the aces "
+                "and sistan always go to someone), not {total}"
+            ),
+            low=low,
+            total=total,
         )
     for player, count in tabbar.items():
         points[side_of(state, player)] += count
@@ -445,14 +513,16 @@ def _after_deal(state: State, row: DealRow) -> State:
 
 
 def _claim(state: State, event: Mapping[str, Any]) -> State:
-    player = _one_player(state, event.get("player"), "the claim")
+    if event.get("player") in (None, ""):
+        raise IllegalEvent(_("who took the claim?"))  # its own text: it reads better translated
+    player = _one_player(state, event.get("player"), _("the claim"))
     side = side_of(state, player)
     aces = _whole(event.get("aces", 0), "aces")
     if not 0 <= aces <= len(ACE_SUITS):
-        raise IllegalEvent(f"a deck has 4 aces; {aces} cannot be taken")
+        raise IllegalEvent(_("a deck has 4 aces; {count} cannot be taken"), count=aces)
     tabbar = _whole(event.get("tabbar", 0), "tabbar")
     if not 0 <= tabbar <= cards_played_each(len(state.players)) * len(state.sides[side]):
-        raise IllegalEvent(f"{tabbar} tabbar cannot be taken in one deal")
+        raise IllegalEvent(_("{count} tabbar cannot be taken in one deal"), count=tabbar)
     certain = (
         BIG_CASINO * bool(event.get("big_casino"))
         + LITTLE_CASINO * bool(event.get("little_casino"))
@@ -462,8 +532,15 @@ def _claim(state: State, event: Mapping[str, Any]) -> State:
     total = state.scores[side] + certain
     if total < state.rules.target:
         raise IllegalEvent(
-            f"{_side_name(state, side)} has {state.scores[side]} and {certain} certain points: "
-            f"{total} is short of {state.rules.target}; play the deal out"
+            _(
+                "{side} has {score} and {certain} certain points: "
+                "{total} is short of {target}; play the deal out"
+            ),
+            side=_side_name(state, side),
+            score=state.scores[side],
+            certain=certain,
+            total=total,
+            target=state.rules.target,
         )
     points = [0] * len(state.sides)
     points[side] = certain

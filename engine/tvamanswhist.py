@@ -39,7 +39,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Literal
 
 from engine.base import Standing, Transfer, check_choices, is_whole, seat_players
-from engine.errors import IllegalEvent
+from engine.errors import IllegalEvent, _
 
 KEY = "tvamanswhist"
 NAMES = {"sv": "Tvåmanswhist", "en": "Two-handed whist"}
@@ -50,6 +50,11 @@ EVENT_TYPES = ("deal", "end")
 HALF = 13  # tricks in each half of a deal
 COUNTINGS = ("13", "26", "points")
 COUNTED = {"13": HALF, "26": 2 * HALF, "points": HALF + 2 * HALF}
+MISSING = {
+    "tricks": _("how many tricks did each player take? ('tricks' is missing)"),
+    "early": _("how many early did each player take? ('early' is missing)"),
+    "late": _("how many late did each player take? ('late' is missing)"),
+}
 
 
 @dataclass(frozen=True)
@@ -59,6 +64,31 @@ class Rules:
     counting: Literal["13", "26", "points"] = "13"
     deals_to_win: int = 3  # TW1: first to win this many deals wins the match (0: no target)
     points_to_win: int = 0  # or first to this many counted tricks/points (0: no target)
+
+    LABELS = {
+        "counting": {"sv": "Räkning", "en": "Counting"},
+        "deals_to_win": {
+            "sv": "Vunna givar för att vinna matchen (0: inget mål)",
+            "en": "Deals won to win the match (0: no target)",
+        },
+        "points_to_win": {
+            "sv": "Stick eller poäng för att vinna matchen (0: inget mål)",
+            "en": "Tricks or points to win the match (0: no target)",
+        },
+    }
+    CHOICE_LABELS = {
+        "counting": {
+            "13": {"sv": "De sista 13 sticken räknas", "en": "The last 13 tricks count"},
+            "26": {
+                "sv": "Alla 26 stick räknas, sista sticket avgör vid 13–13",
+                "en": "All 26 tricks count, the last trick decides at 13–13",
+            },
+            "points": {
+                "sv": "1 poäng per stick i första halvan, 2 i andra",
+                "en": "1 point per trick in the first half, 2 in the second",
+            },
+        },
+    }
 
     def __post_init__(self) -> None:
         check_choices(self)
@@ -106,14 +136,16 @@ def new_game(
 
 def apply(state: State, event: Mapping[str, Any]) -> State:
     if state.finished:
-        raise IllegalEvent("the match is over; no more deals can be recorded")
+        raise IllegalEvent(_("the match is over; no more deals can be recorded"))
     kind = event.get("type")
     if kind == "deal":
         return _deal(state, event)
     if kind == "end":
         return _end(state)
     raise IllegalEvent(
-        f"unknown event type {kind!r}; Tvåmanswhist records {', '.join(EVENT_TYPES)}"
+        _("unknown event type {kind}; Tvåmanswhist records {types}"),
+        kind=repr(kind),
+        types=", ".join(EVENT_TYPES),
     )
 
 
@@ -125,22 +157,38 @@ def _split(state: State, event: Mapping[str, Any], name: str, total: int) -> dic
     """Tricks for one or both players out of ``total``; the other took the rest."""
     value = event.get(name)
     if not isinstance(value, Mapping) or not value:
-        raise IllegalEvent(f"how many {name} did each player take? ('{name}' is missing)")
+        raise IllegalEvent(MISSING[name])
     given = {}
     for player, number in value.items():
         if player not in state.players:
-            raise IllegalEvent(f"{name}: {player!r} is not at the table")
+            raise IllegalEvent(
+                _("{field}: {player} is not at the table"), field=name, player=repr(player)
+            )
         if not is_whole(number):
-            raise IllegalEvent(f"{name}: {player} has {number!r}, which is not a whole number")
+            raise IllegalEvent(
+                _("{field}: {player} has {value}, which is not a whole number"),
+                field=name,
+                player=player,
+                value=repr(number),
+            )
         if not 0 <= number <= total:
-            raise IllegalEvent(f"{name}: {player} cannot take {number} of {total} tricks")
+            raise IllegalEvent(
+                _("{field}: {player} cannot take {count} of {total} tricks"),
+                field=name,
+                player=player,
+                count=number,
+                total=total,
+            )
         given[player] = number
     if len(given) == 1:
         ((player, number),) = given.items()
         given[_other(state, player)] = total - number
     if sum(given.values()) != total:
         raise IllegalEvent(
-            f"{name}: the tricks add up to {sum(given.values())}, but {total} are counted"
+            _("{field}: the tricks add up to {count}, but {total} are counted"),
+            field=name,
+            count=sum(given.values()),
+            total=total,
         )
     return {p: given[p] for p in state.players}
 
@@ -151,14 +199,16 @@ def _deal(state: State, event: Mapping[str, Any]) -> State:
     if last in (None, ""):
         last = None
     elif last not in state.players:
-        raise IllegalEvent(f"last trick: {last!r} is not at the table")
+        raise IllegalEvent(_("last trick: {player} is not at the table"), player=repr(last))
     early: dict[str, int] = {}
     late: dict[str, int] = {}
     if counting == "points":
         if event.get("early") is None or event.get("late") is None:
             raise IllegalEvent(
-                "with 1 point per early trick and 2 per late trick, give the early and the "
-                "late tricks ('early' and 'late')"
+                _(
+                    "with 1 point per early trick and 2 per late trick, give the early and the "
+                    "late tricks ('early' and 'late')"
+                )
             )
         early = _split(state, event, "early", HALF)
         late = _split(state, event, "late", HALF)
@@ -169,7 +219,7 @@ def _deal(state: State, event: Mapping[str, Any]) -> State:
     if counted[a] != counted[b]:
         winner = a if counted[a] > counted[b] else b
     elif last is None:
-        raise IllegalEvent("13–13: who took the last trick? (it decides the deal)")
+        raise IllegalEvent(_("13–13: who took the last trick? (it decides the deal)"))
     else:
         winner = last  # TW2
     row = DealRow(
@@ -230,7 +280,7 @@ def _measures(state: State) -> tuple[dict[str, int], dict[str, int]]:
 
 def _end(state: State) -> State:
     if not state.sheet:
-        raise IllegalEvent("no deal has been recorded; there is no match to end")
+        raise IllegalEvent(_("no deal has been recorded; there is no match to end"))
     first, second = _measures(state)
     a, b = state.players
     key = {p: (first[p], second[p]) for p in state.players}
