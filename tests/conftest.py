@@ -69,6 +69,11 @@ def member_client(member):
 
 
 @pytest.fixture
+def scorer_client(scorer):
+    return client_for(scorer)
+
+
+@pytest.fixture
 def admin_client_(admin_member):
     return client_for(admin_member)
 

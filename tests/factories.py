@@ -8,6 +8,8 @@ from club.members import add_member
 from club.models import Club, Member, User
 
 PASSWORD = "correct-horse-battery-staple"
+# The people who sit down with the scorer in the pad tests, in seat order after the scorer.
+TABLE = ("Bo Ek", "Cilla Ros", "Dan Ås", "Eva Al")
 _counter = itertools.count(1)
 
 
@@ -26,3 +28,8 @@ def make_member(
 ) -> Member:
     user = make_user() if login else None
     return add_member(club, name or f"Spelare {next(_counter)}", roles=roles, user=user, **fields)
+
+
+def make_table(club: Club, first: Member, count: int) -> list[Member]:
+    """``first`` and the next ``count - 1`` people of ``TABLE``, in seat order."""
+    return [first, *(make_member(club, name) for name in TABLE[: count - 1])]

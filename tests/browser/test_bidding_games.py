@@ -9,16 +9,20 @@ import pytest
 from playwright.sync_api import expect
 
 from club.demo import DEMO_PASSWORD, DEMO_USERNAME, load_demo
-from club.models import GameResult, Member
+from club.models import GameResult
 from scoring import recording
 from scoring.models import Game
-from tests.browser.conftest import assert_fits_the_phone, log_in
+from tests.browser.conftest import (
+    assert_fits_the_phone,
+    log_in,
+    open_pad,
+    seated,
+    shown,
+    start_by_tapping,
+    tap,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-def tap(page, testid: str) -> None:
-    page.get_by_test_id(testid).check()
 
 
 def assert_thumb_sized(page) -> None:
@@ -34,18 +38,11 @@ def assert_thumb_sized(page) -> None:
     assert small == []
 
 
-def seated(club, count: int) -> list[Member]:
-    return list(Member.objects.filter(club=club).order_by("name")[:count])
-
-
 def test_a_fyrtioett_game_is_started_and_played_to_41_by_tapping(page, live_server, output_dir):
     club = load_demo()
     players = seated(club, 4)
     log_in(page, live_server, DEMO_USERNAME, DEMO_PASSWORD)
-    page.goto(f"{live_server.url}/c/{club.slug}/play/fyrtioett/")
-    for member in players:  # seat order: the first tapped deals first
-        page.locator(".seat-choice", has_text=member.name).click()
-    page.get_by_role("button", name=re.compile("Starta|Start")).click()
+    start_by_tapping(page, live_server, club, "fyrtioett", players)
     expect(page.get_by_test_id("f41-deal")).to_be_visible()
     game = Game.objects.get(game_key="fyrtioett")
 
@@ -53,13 +50,13 @@ def test_a_fyrtioett_game_is_started_and_played_to_41_by_tapping(page, live_serv
     for seat, bid in ((3, 7), (2, 5), (1, 8), (0, 4)):
         tap(page, f"bid-s{seat}-{bid}")
     expect(page.locator(".sum-worth")).to_be_visible()
-    assert _counter(page, ".sum-worth") == "39"
+    assert shown(page, ".sum-worth") == "39"
     for seat, took in ((3, 0), (2, 0), (1, 8)):
         tap(page, f"tricks-s{seat}-{took}")
-    assert _counter(page, ".sum-tricks") == "8"
-    assert _counter(page, ".sum-left") == "5"  # s0 took the rest
+    assert shown(page, ".sum-tricks") == "8"
+    assert shown(page, ".sum-left") == "5"  # s0 took the rest
     tap(page, "tricks-s0-5")
-    assert _counter(page, ".sum-left") == "0"
+    assert shown(page, ".sum-left") == "0"
     assert_fits_the_phone(page)
     assert_thumb_sized(page)
     page.screenshot(path=output_dir / "fyrtioett-deal-tapped.png", full_page=True)
@@ -77,7 +74,7 @@ def test_a_fyrtioett_game_is_started_and_played_to_41_by_tapping(page, live_serv
     page.get_by_test_id("f41-save").click()
     expect(page.get_by_role("alert")).to_contain_text("16")
     expect(page.get_by_test_id("tricks-s3-4")).to_be_checked()
-    assert _counter(page, ".sum-tricks") == "16"
+    assert shown(page, ".sum-tricks") == "16"
     page.screenshot(path=output_dir / "fyrtioett-refused.png", full_page=True)
     game.refresh_from_db()
     assert game.seq == 1
@@ -85,8 +82,8 @@ def test_a_fyrtioett_game_is_started_and_played_to_41_by_tapping(page, live_serv
     # "Clear" gives a fresh form.
     page.get_by_test_id("clear").click()
     expect(page.get_by_test_id("tricks-s3-4")).not_to_be_checked()
-    assert _counter(page, ".sum-worth") == "0"
-    assert _counter(page, ".sum-left") == "13"
+    assert shown(page, ".sum-worth") == "0"
+    assert shown(page, ".sum-left") == "13"
 
     # Play on to 41: one deal through the engine (s0 makes 10: 24), the winning one by tapping.
     _record(game, "deal", {"bids": _by_seat(10, 1, 1, 1), "tricks": _by_seat(10, 1, 1, 1)})
@@ -109,8 +106,7 @@ def test_a_nittionio_deal_with_a_show_is_recorded_by_tapping(page, live_server, 
     club = load_demo()
     players = seated(club, 3)
     game = recording.start_game(club, "nittionio", players, None)
-    log_in(page, live_server, DEMO_USERNAME, DEMO_PASSWORD)
-    page.goto(f"{live_server.url}/c/{club.slug}/games/{game.pk}/")
+    open_pad(page, live_server, game)
     expect(page.get_by_test_id("n99-deal")).to_be_visible()
 
     # s1 (förhand) declares, s2 shows; s0 and s1 make 2 and 4, s2 misses (bid not shown).
@@ -121,8 +117,8 @@ def test_a_nittionio_deal_with_a_show_is_recorded_by_tapping(page, live_server, 
     tap(page, "bid-s0-2")
     tap(page, "tricks-s1-4")
     tap(page, "tricks-s2-3")
-    assert _counter(page, ".sum-tricks") == "7"
-    assert _counter(page, ".sum-left") == "2"
+    assert shown(page, ".sum-tricks") == "7"
+    assert shown(page, ".sum-left") == "2"
     tap(page, "tricks-s0-2")
     assert_fits_the_phone(page)
     assert_thumb_sized(page)
@@ -144,8 +140,7 @@ def test_a_femhundra_deal_is_recorded_from_the_bid_table(page, live_server, outp
     club = load_demo()
     players = seated(club, 3)
     game = recording.start_game(club, "femhundra", players, None, rules={"misere": True})
-    log_in(page, live_server, DEMO_USERNAME, DEMO_PASSWORD)
-    page.goto(f"{live_server.url}/c/{club.slug}/games/{game.pk}/")
+    open_pad(page, live_server, game)
     expect(page.get_by_test_id("fh-deal")).to_be_visible()
     expect(page.get_by_test_id("contract-8H")).to_have_attribute("aria-label", re.compile("300"))
 
@@ -154,7 +149,7 @@ def test_a_femhundra_deal_is_recorded_from_the_bid_table(page, live_server, outp
     tap(page, "contract-8H")
     tap(page, "tricks-s1-8")
     tap(page, "tricks-s2-1")
-    assert _counter(page, ".sum-left") == "1"
+    assert shown(page, ".sum-left") == "1"
     tap(page, "tricks-s0-1")
     assert_fits_the_phone(page)
     assert_thumb_sized(page)
@@ -186,8 +181,7 @@ def test_a_four_player_femhundra_pad_shows_the_two_sides(page, live_server, outp
         idempotency_key="one",
         by=None,
     )
-    log_in(page, live_server, DEMO_USERNAME, DEMO_PASSWORD)
-    page.goto(f"{live_server.url}/c/{club.slug}/games/{game.pk}/")
+    open_pad(page, live_server, game)
     expect(page.get_by_test_id("score-s0")).to_contain_text("300")
     expect(page.get_by_test_id("score-s1")).to_contain_text("10")
     expect(page.get_by_test_id("fh-sheet").locator("thead th")).to_have_count(4)
@@ -223,26 +217,3 @@ def _record(game, kind, payload):
     recording.append_event(
         game, kind, payload, expected_seq=game.seq, idempotency_key=f"t{game.seq}", by=None
     )
-
-
-def _counter(page, selector: str) -> str:
-    """The number a CSS counter shows in an element's ::after, as the phone renders it.
-
-    The DOM has no API for counter values; Chromium's accessibility tree has the rendered text.
-    """
-    cdp = page.context.new_cdp_session(page)
-    try:
-        root = cdp.send("DOM.getDocument")["root"]["nodeId"]
-        node = cdp.send("DOM.querySelector", {"nodeId": root, "selector": selector})["nodeId"]
-        backend = cdp.send("DOM.describeNode", {"nodeId": node})["node"]["backendNodeId"]
-        nodes = {n["nodeId"]: n for n in cdp.send("Accessibility.getFullAXTree")["nodes"]}
-    finally:
-        cdp.detach()
-    start = next(n for n in nodes.values() if n.get("backendDOMNodeId") == backend)
-    texts, todo = [], [start]
-    while todo:
-        current = todo.pop(0)
-        if current["role"]["value"] == "StaticText":
-            texts.append(current["name"]["value"])
-        todo.extend(nodes[c] for c in current.get("childIds", []) if c in nodes)
-    return "".join(texts).strip()

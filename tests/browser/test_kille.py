@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 from club import ledger
 from club.models import Account, Role
 from scoring import recording
-from tests.browser.conftest import assert_fits_the_phone, log_in
+from tests.browser.conftest import assert_fits_the_phone, open_pad
 from tests.factories import PASSWORD, make_member
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -19,8 +19,7 @@ def test_a_scorer_records_a_deal_with_a_showing_by_tapping(page, live_server, ou
     others = [make_member(club, name) for name in ("Bo Berg", "Cilla Carlsson", "Dan Dahl")]
     game = recording.start_game(club, "kille", [anna, *others], anna.user)
 
-    log_in(page, live_server, anna.user.username, PASSWORD)
-    page.goto(f"{live_server.url}/c/{club.slug}/games/{game.pk}/")
+    open_pad(page, live_server, game, anna.user.username, PASSWORD)
     pot = page.get_by_test_id("kille-pot")
     expect(pot).to_contain_text("0,00")
     page.get_by_test_id("ante").click()
@@ -71,8 +70,7 @@ def test_a_scorer_records_an_elimination_deal(page, live_server, output_dir, clu
     others = [make_member(club, name) for name in ("Bo Berg", "Cilla Carlsson")]
     game = recording.start_game(club, "kille_elimination", [anna, *others], anna.user)
 
-    log_in(page, live_server, anna.user.username, PASSWORD)
-    page.goto(f"{live_server.url}/c/{club.slug}/games/{game.pk}/")
+    open_pad(page, live_server, game, anna.user.username, PASSWORD)
     page.get_by_test_id("fourth_trick-s1").click()
     page.get_by_test_id("pass-s1").click()
     page.get_by_test_id("declare-s2").click()

@@ -3,8 +3,6 @@ see the totals, the pot and the winner."""
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from playwright.sync_api import expect
 
@@ -12,49 +10,29 @@ from club import ledger
 from club.demo import DEMO_PASSWORD, DEMO_USERNAME, load_demo
 from club.models import Account, GameResult, Member
 from scoring.models import Game, GameStatus
-from tests.browser.conftest import assert_fits_the_phone, log_in
+from tests.browser.conftest import (
+    assert_fits_the_phone,
+    log_in,
+    seated,
+    shown,
+    start_by_tapping,
+    tap,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def start(page, live_server, club, key: str, count: int, options=None) -> list[Member]:
     """Log in, open the game's start page, tap the players in seat order, set options, start."""
-    players = list(Member.objects.filter(club=club).order_by("name")[:count])
+    players = seated(club, count)
     log_in(page, live_server, DEMO_USERNAME, DEMO_PASSWORD)
-    page.goto(f"{live_server.url}/c/{club.slug}/play/{key}/")
-    for member in players:
-        page.locator(".seat-choice", has_text=member.name).click()
-    if options:
-        page.locator("details.rules summary").click()
-        for field, value in options.items():
-            page.locator(f"#id_rule_{field}").fill(value)
-    page.get_by_role("button", name=re.compile("Starta|Start")).click()
+    start_by_tapping(page, live_server, club, key, players, options)
     return players
 
 
 def hand_sum(page) -> str:
-    """The hand's minus points, a CSS counter in ::after, as Chromium renders it."""
-    cdp = page.context.new_cdp_session(page)
-    try:
-        root = cdp.send("DOM.getDocument")["root"]["nodeId"]
-        node = cdp.send("DOM.querySelector", {"nodeId": root, "selector": ".vd-sum-value"})
-        backend = cdp.send("DOM.describeNode", {"nodeId": node["nodeId"]})["node"]
-        nodes = cdp.send("Accessibility.getFullAXTree")["nodes"]
-    finally:
-        cdp.detach()
-    by_id = {n["nodeId"]: n for n in nodes}
-    todo = [n for n in nodes if n.get("backendDOMNodeId") == backend["backendNodeId"]]
-    texts = []
-    while todo:
-        current = todo.pop(0)
-        if current["role"]["value"] == "StaticText":
-            texts.append(current["name"]["value"])
-        todo.extend(by_id[c] for c in current.get("childIds", []) if c in by_id)
-    return "".join(texts).strip()
-
-
-def tap(page, testid: str) -> None:
-    page.get_by_test_id(testid).check()
+    """The hand's minus points, a CSS counter."""
+    return shown(page, ".vd-sum-value")
 
 
 def test_a_vandatta_game_is_played_by_tapping(page, live_server, output_dir):

@@ -4,12 +4,11 @@ each, checks what the pad shows, and screenshots are saved to look at."""
 from __future__ import annotations
 
 import pytest
-from django.urls import reverse
 from playwright.sync_api import expect
 
 from club.models import Role
 from scoring import recording
-from tests.browser.conftest import assert_fits_the_phone, log_in
+from tests.browser.conftest import assert_fits_the_phone, open_pad, shown
 from tests.factories import PASSWORD, make_club, make_member
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -21,34 +20,6 @@ def table():
     scorer = make_member(club, "Astrid Lindqvist", roles=[Role.SCORER])
     others = [make_member(club, name, login=False) for name in ("Bo Ek", "Cilla Ros", "Dan Ås")]
     return club, scorer, others
-
-
-def open_pad(page, live_server, club, scorer, game):
-    log_in(page, live_server, scorer.user.username, PASSWORD)
-    page.goto(live_server.url + reverse("scoring:game-detail", args=[club.slug, game.pk]))
-
-
-def shown(page, selector: str) -> str:
-    """The text an element shows including CSS-generated content (the pads' counters).
-
-    The DOM has no API for counter values; Chromium's accessibility tree holds the rendered text.
-    """
-    cdp = page.context.new_cdp_session(page)
-    try:
-        root = cdp.send("DOM.getDocument")["root"]["nodeId"]
-        node = cdp.send("DOM.querySelector", {"nodeId": root, "selector": selector})["nodeId"]
-        backend = cdp.send("DOM.describeNode", {"nodeId": node})["node"]["backendNodeId"]
-        nodes = {n["nodeId"]: n for n in cdp.send("Accessibility.getFullAXTree")["nodes"]}
-    finally:
-        cdp.detach()
-    todo = [next(n for n in nodes.values() if n.get("backendDOMNodeId") == backend)]
-    texts = []
-    while todo:
-        current = todo.pop(0)
-        if current["role"]["value"] == "StaticText":
-            texts.append(current["name"]["value"])
-        todo.extend(nodes[c] for c in current.get("childIds", []) if c in nodes)
-    return "".join(texts).strip()
 
 
 def small_tap_targets(page) -> list[str]:
@@ -65,7 +36,7 @@ def small_tap_targets(page) -> list[str]:
 def test_a_kasino_deal_and_a_stop_at_sixteen(page, live_server, output_dir, table):
     club, scorer, (bo, *_rest) = table
     game = recording.start_game(club, "kasino", [scorer, bo], scorer.user)
-    open_pad(page, live_server, club, scorer, game)
+    open_pad(page, live_server, game, scorer.user.username, PASSWORD)
     expect(page.get_by_test_id("kasino-deal")).to_be_visible()
     # Astrid: most cards, storan, aces ♠ ♥ ♦, sistan and 2 tabbar = 1 + 2 + 3 + 1 + 2 = 9;
     # Bo: most spades, lillan, ace ♣ = 2 + 1 + 1 = 4.
@@ -109,7 +80,7 @@ def test_a_kasino_deal_and_a_stop_at_sixteen(page, live_server, output_dir, tabl
 def test_a_kasino_deal_missing_an_item_is_not_sent(page, live_server, table):
     club, scorer, (bo, *_rest) = table
     game = recording.start_game(club, "kasino", [scorer, bo], scorer.user)
-    open_pad(page, live_server, club, scorer, game)
+    open_pad(page, live_server, game, scorer.user.username, PASSWORD)
     page.get_by_test_id("cards-tie").click()
     page.get_by_test_id("kasino-save").click()  # the browser asks for the missing choices
     assert page.evaluate("document.querySelector('#pad form.k-deal').checkValidity()") is False
@@ -121,7 +92,7 @@ def test_a_kasino_deal_missing_an_item_is_not_sent(page, live_server, table):
 def test_a_match_of_tvamanswhist_by_tapping_the_results(page, live_server, output_dir, table):
     club, scorer, (bo, *_rest) = table
     game = recording.start_game(club, "tvamanswhist", [scorer, bo], scorer.user)
-    open_pad(page, live_server, club, scorer, game)
+    open_pad(page, live_server, game, scorer.user.username, PASSWORD)
     assert_fits_the_phone(page)
     assert small_tap_targets(page) == []
     page.screenshot(path=output_dir / "tvamanswhist-start.png", full_page=True)
@@ -144,7 +115,7 @@ def test_a_weighted_tvamanswhist_deal_shows_the_points_before_saving(
     game = recording.start_game(
         club, "tvamanswhist", [scorer, bo], scorer.user, rules={"counting": "points"}
     )
-    open_pad(page, live_server, club, scorer, game)
+    open_pad(page, live_server, game, scorer.user.username, PASSWORD)
     page.get_by_test_id("early-10").click()
     page.get_by_test_id("late-4").click()
     # 10 + 2 × 4 = 18 against 3 + 2 × 9 = 21.
@@ -159,7 +130,7 @@ def test_a_deal_of_fan_tan_for_chips(page, live_server, output_dir, table):
     club, scorer, others = table
     players = [scorer, *others]
     game = recording.start_game(club, "fantan", players, scorer.user, rules={"chip_ore": 100})
-    open_pad(page, live_server, club, scorer, game)
+    open_pad(page, live_server, game, scorer.user.username, PASSWORD)
     page.get_by_test_id("pass-s1").click()
     expect(page.get_by_test_id("ft-pot")).to_contain_text("1")
     page.get_by_test_id("pass-s3").click()

@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 
 from club.models import Role
 from scoring import recording
-from tests.browser.conftest import assert_fits_the_phone, log_in
+from tests.browser.conftest import assert_fits_the_phone, open_pad
 from tests.factories import PASSWORD, make_club, make_member
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -29,8 +29,7 @@ def test_a_scorer_records_an_evening_of_polskt_pass(page, live_server, output_di
         rules={"stake_ore": 1000},
         setup={"pot_ore": 0, "betar": [], "next_bet_id": 1},
     )
-    log_in(page, live_server, scorer.user.username, PASSWORD)
-    page.goto(live_server.url + reverse("scoring:game-detail", args=[club.slug, game.pk]))
+    open_pad(page, live_server, game, scorer.user.username, PASSWORD)
 
     # Deal 1: Sune deals; a nine of hearts is turned up and left.
     expect(page.get_by_test_id("pp-turn-other-H")).to_be_visible()

@@ -6,10 +6,10 @@ import pytest
 from playwright.sync_api import expect
 
 from club import ledger
-from club.demo import DEMO_PASSWORD, DEMO_USERNAME, load_demo
+from club.demo import load_demo
 from club.models import Member
 from scoring import recording
-from tests.browser.conftest import assert_fits_the_phone, log_in
+from tests.browser.conftest import assert_fits_the_phone, open_pad, seated
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -19,8 +19,7 @@ def test_a_scorer_taps_a_whole_rubber_and_sees_the_money(page, live_server, outp
     names = ["Astrid Lindqvist", "Bertil Holm", "Cecilia Berg", "Doris Ek"]
     four = [Member.objects.get(club=club, name=name) for name in names]
     game = recording.start_game(club, "whist", four, four[0].user, rules={"stake_ore": 100})
-    log_in(page, live_server, DEMO_USERNAME, DEMO_PASSWORD)
-    page.goto(f"{live_server.url}/c/{club.slug}/games/{game.pk}/")
+    open_pad(page, live_server, game)
 
     board = page.get_by_test_id("whist-board")
     expect(board).to_contain_text("Astrid & Cecilia")
@@ -63,10 +62,9 @@ def test_a_scorer_taps_a_whole_rubber_and_sees_the_money(page, live_server, outp
 
 def test_the_tricks_buttons_are_big_enough_for_a_thumb(page, live_server):
     club = load_demo()
-    four = list(Member.objects.filter(club=club).order_by("name")[:4])
+    four = seated(club, 4)
     game = recording.start_game(club, "whist", four, None)
-    log_in(page, live_server, DEMO_USERNAME, DEMO_PASSWORD)
-    page.goto(f"{live_server.url}/c/{club.slug}/games/{game.pk}/")
+    open_pad(page, live_server, game)
     sizes = page.evaluate(
         """() => [...document.querySelectorAll('#step button, #step label.pick span')]
               .map(e => e.getBoundingClientRect())
@@ -97,8 +95,7 @@ def test_a_deal_a_la_guerre_is_tapped_player_by_player(page, live_server, output
     names = ["Astrid Lindqvist", "Bertil Holm", "Cecilia Berg", "Doris Ek"]
     four = [Member.objects.get(club=club, name=name) for name in names]
     game = recording.start_game(club, "whist", four, four[0].user, rules={"variant": "guerre"})
-    log_in(page, live_server, DEMO_USERNAME, DEMO_PASSWORD)
-    page.goto(f"{live_server.url}/c/{club.slug}/games/{game.pk}/")
+    open_pad(page, live_server, game)
     page.get_by_test_id("honours-1-4").check()
     for seat, tricks in ((0, 7), (1, 2), (2, 3)):  # Doris's 1 is left for the app
         page.get_by_test_id(f"tricks-{seat}-{tricks}").check()

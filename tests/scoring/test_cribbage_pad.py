@@ -8,36 +8,16 @@ from django.urls import reverse
 
 from club import ledger
 from club.models import GameResult
-from scoring.models import Game, GameStatus
-from tests.conftest import client_for
-
-HTMX = {"HTTP_HX_REQUEST": "true"}
-
-
-@pytest.fixture
-def scorer_client(scorer):
-    return client_for(scorer)
+from scoring.models import GameStatus
+from tests.scoring.pad import p_fields, post_event, start_from_form
 
 
 def start(client, club, players, **rules):
-    url = reverse("scoring:game-start", args=[club.slug, "cribbage"])
-    data = {"players": [p.pk for p in players], "order": ",".join(str(p.pk) for p in players)}
-    data |= {f"rule_{name}": value for name, value in rules.items()}
-    response = client.post(url, data)
-    assert response.status_code == 302, response.content.decode()[:2000]
-    return Game.objects.latest("pk")
+    return start_from_form(client, club, "cribbage", players, **rules)
 
 
 def record(client, game, type_, **fields):
-    game.refresh_from_db()
-    data = {
-        "type": type_,
-        "expected_seq": game.seq,
-        "idempotency_key": f"{type_}-{game.seq}",
-        **{f"p_{k}": v for k, v in fields.items()},
-    }
-    url = reverse("scoring:game-event", args=[game.club.slug, game.pk])
-    return client.post(url, data, **HTMX)
+    return post_event(client, game, type_, p_fields(**fields))
 
 
 def test_the_start_form_passes_numeric_options_as_numbers(scorer_client, club, scorer, member):
@@ -53,13 +33,7 @@ def test_a_game_to_61_ends_with_a_skunk_paid_double_and_reaches_the_league(
     # Deal 1, Sune deals: Maja (non-dealer) counts 29 by tapping 5♥ 5♠ 5♣ J♦ with the 5♦.
     assert record(scorer_client, game, "starter", card="5D").status_code == 200
     data = {"p_cards[]": ["5H", "5S", "5C", "JD"]}
-    game.refresh_from_db()
-    response = scorer_client.post(
-        reverse("scoring:game-event", args=[club.slug, game.pk]),
-        {"type": "show", "p_player": "s1", "expected_seq": game.seq, "idempotency_key": "h1"}
-        | data,
-        **HTMX,
-    )
+    response = post_event(scorer_client, game, "show", {"p_player": "s1"} | data, key="h1")
     assert response.status_code == 200
     assert "femton 2" in response.content.decode()
     assert record(scorer_client, game, "show", player="s0", points=2).status_code == 200
@@ -130,17 +104,8 @@ def test_points_a_hand_cannot_have_are_refused_and_nothing_is_stored(
 def test_tapped_cards_that_cannot_be_are_refused(scorer_client, club, scorer, member, cards):
     game = start(scorer_client, club, [scorer, member])
     record(scorer_client, game, "starter", card="5D")
-    response = scorer_client.post(
-        reverse("scoring:game-event", args=[club.slug, game.pk]),
-        {
-            "type": "show",
-            "p_player": "s1",
-            "expected_seq": 1,
-            "idempotency_key": "bad",
-            "p_cards[]": cards,
-        },
-        **HTMX,
-    )
+    fields = {"p_player": "s1", "p_cards[]": cards}
+    response = post_event(scorer_client, game, "show", fields, seq=1, key="bad")
     assert response.status_code == 422
     assert 'role="alert"' in response.content.decode()
     game.refresh_from_db()

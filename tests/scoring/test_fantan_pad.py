@@ -10,42 +10,20 @@ from club import ledger
 from club.models import Account, GameResult
 from scoring import recording
 from scoring.models import Event, Game, GameStatus
-from tests.conftest import client_for
-from tests.factories import make_member
+from tests.factories import make_table
+from tests.scoring.pad import balances, help_page, pad_url, post_event, start_form
 
-HTMX = {"HTTP_HX_REQUEST": "true"}
+# The refusals are read word for word, in English.
+pytestmark = pytest.mark.usefixtures("in_english")
 
 
 @pytest.fixture
 def players(club, scorer):
-    return [scorer, *(make_member(club, name) for name in ("Bo Ek", "Cilla Ros", "Dan Ås"))]
-
-
-@pytest.fixture
-def scorer_client(scorer):
-    return client_for(scorer)
+    return make_table(club, scorer, 4)
 
 
 def start(club, scorer, players, **rules):
     return recording.start_game(club, "fantan", players, scorer.user, rules=rules)
-
-
-def pad_url(game):
-    return reverse("scoring:game-detail", args=[game.club.slug, game.pk])
-
-
-def post(client, game, kind, fields):
-    data = {
-        "type": kind,
-        "expected_seq": game.seq,
-        "idempotency_key": f"{kind}-{game.seq}",
-        **fields,
-    }
-    response = client.post(
-        reverse("scoring:game-event", args=[game.club.slug, game.pk]), data, **HTMX
-    )
-    game.refresh_from_db()
-    return response
 
 
 def test_the_pad_asks_who_went_out(scorer_client, club, scorer, players):
@@ -62,15 +40,15 @@ def test_the_order_out_is_recorded_and_reaches_the_league(
     scorer_client, club, scorer, players, django_capture_on_commit_callbacks
 ):
     game = start(club, scorer, players)
-    response = post(scorer_client, game, "out", {"p_player": "s2"})
+    response = post_event(scorer_client, game, "out", {"p_player": "s2"})
     assert response.status_code == 200
     assert Event.objects.get(game=game).payload == {"player": "s2"}
     page = response.content.decode()
     assert 'data-testid="out-s2"' not in page
     assert "Cilla Ros går ut först" in page
-    post(scorer_client, game, "out", {"p_player": "s0"})
+    post_event(scorer_client, game, "out", {"p_player": "s0"})
     with django_capture_on_commit_callbacks(execute=True):
-        response = post(scorer_client, game, "out", {"p_player": "s3"})
+        response = post_event(scorer_client, game, "out", {"p_player": "s3"})
     assert game.status == GameStatus.FINISHED
     assert 'data-testid="winner"' in response.content.decode()
     rows = {r.seat: (r.placement, r.score) for r in GameResult.objects.filter(game_ref=game.ref)}
@@ -81,22 +59,21 @@ def test_playing_for_chips_moves_money_through_the_pot(scorer_client, club, scor
     # Club option: a chip is 1 kr. s1 passes twice; s0 goes out; cards left s1 2, s2 5, s3 1:
     # the pot is 4 antes + 2 passes + 8 cards = 14 chips, 13 of them from the others.
     game = start(club, scorer, players, chip_ore=100)
-    post(scorer_client, game, "pass", {"p_player": "s1"})
-    response = post(scorer_client, game, "pass", {"p_player": "s1"})
+    post_event(scorer_client, game, "pass", {"p_player": "s1"})
+    response = post_event(scorer_client, game, "pass", {"p_player": "s1"})
     assert 'data-testid="ft-pot"' in response.content.decode()
     pot = Account.objects.get(club=club, key="pot:fantan")
     assert ledger.balance(pot) == 200
-    response = post(scorer_client, game, "out", {"p_player": "s0"})
+    response = post_event(scorer_client, game, "out", {"p_player": "s0"})
     page = response.content.decode()
     assert 'data-testid="left-s1-13"' in page
     assert 'data-testid="left-s0-1"' not in page
-    response = post(
+    response = post_event(
         scorer_client, game, "cards_left", {"p_cards.s1": "2", "p_cards.s2": "5", "p_cards.s3": "1"}
     )
     assert response.status_code == 200
     assert ledger.balance(pot) == 0
-    balances = [ledger.balance(ledger.member_account(p)) for p in players]
-    assert balances == [1300, -500, -600, -200]
+    assert balances(players) == [1300, -500, -600, -200]
     assert 'data-testid="pass-s1"' not in response.content.decode()  # passes are free now
 
 
@@ -111,8 +88,8 @@ def test_bad_cards_left_are_refused_with_422_and_nothing_is_stored(
     scorer_client, club, scorer, players, fields, message
 ):
     game = start(club, scorer, players, chip_ore=100)
-    post(scorer_client, game, "out", {"p_player": "s0"})
-    response = post(scorer_client, game, "cards_left", fields)
+    post_event(scorer_client, game, "out", {"p_player": "s0"})
+    response = post_event(scorer_client, game, "cards_left", fields)
     assert response.status_code == 422
     assert message in response.content.decode()
     assert Event.objects.filter(game=game).count() == 1
@@ -120,14 +97,14 @@ def test_bad_cards_left_are_refused_with_422_and_nothing_is_stored(
 
 def test_a_pass_without_chips_is_refused(scorer_client, club, scorer, players):
     game = start(club, scorer, players)
-    response = post(scorer_client, game, "pass", {"p_player": "s0"})
+    response = post_event(scorer_client, game, "pass", {"p_player": "s0"})
     assert response.status_code == 422
     assert not Event.objects.filter(game=game).exists()
 
 
-def test_a_plain_member_sees_the_deals_but_no_buttons(club, scorer, players):
+def test_a_plain_member_sees_the_deals_but_no_buttons(viewer_client, club, scorer, players):
     game = start(club, scorer, players)
-    page = client_for(make_member(club, "Vera Tittare")).get(pad_url(game)).content.decode()
+    page = viewer_client.get(pad_url(game)).content.decode()
     assert 'data-testid="ft-sheet"' in page
     assert 'data-testid="ft-step"' not in page
 
@@ -140,9 +117,7 @@ def test_a_plain_member_sees_the_deals_but_no_buttons(club, scorer, players):
     ],
 )
 def test_the_help_page_explains_the_scoring_in_both_languages(client, language, words):
-    page = client.get(
-        reverse("scoring:game-help", args=["fantan"]), HTTP_ACCEPT_LANGUAGE=language
-    ).content.decode()
+    page = help_page(client, "fantan", language)
     for word in words:
         assert word in page.lower()
 
@@ -152,17 +127,8 @@ def test_the_start_form_offers_the_clubs_options(scorer_client, club, scorer, pl
     form = scorer_client.get(url).content.decode()
     for name in ("rule_variant", "rule_deals", "rule_play_on", "rule_chip_ore"):
         assert f'name="{name}"' in form
-    response = scorer_client.post(
-        url,
-        {
-            "players": [p.pk for p in players],
-            "order": ",".join(str(p.pk) for p in players),
-            "rule_variant": "free",
-            "rule_deals": "3",
-            "rule_play_on": "on",
-            "rule_chip_ore": "0,50",
-        },
-    )
+    data = start_form(players, variant="free", deals="3", play_on="on", chip_ore="0,50")
+    response = scorer_client.post(url, data)
     assert response.status_code == 302
     game = Game.objects.get(game_key="fantan")
     assert game.rules == {"variant": "free", "deals": 3, "play_on": True, "chip_ore": 50}

@@ -13,48 +13,30 @@ from club.models import GameResult
 from engine import femhundra
 from scoring import recording
 from scoring.models import Event, GameStatus
-from tests.conftest import client_for
-from tests.factories import make_member
-
-# English, so that the engine's messages read as written (the UI is Swedish by default).
-HTMX = {"HTTP_HX_REQUEST": "true", "HTTP_ACCEPT_LANGUAGE": "en"}
-NAMES = ("Bo Ek", "Cilla Ros", "Dan Ås", "Eva Al")
-
-
-@pytest.fixture
-def scorer_client(scorer):
-    return client_for(scorer)
+from tests.factories import make_table
+from tests.scoring.pad import HTMX_IN_ENGLISH, help_page, pad_url, post_event
 
 
 def start(club, scorer, count, **rules):
-    players = [scorer, *(make_member(club, name) for name in NAMES[: count - 1])]
+    players = make_table(club, scorer, count)
     return recording.start_game(club, "femhundra", players, scorer.user, rules=rules)
 
 
 def pad(client, game):
-    return client.get(reverse("scoring:game-detail", args=[game.club.slug, game.pk]))
+    return client.get(pad_url(game))
 
 
 def record(client, game, tricks, declarer="", contract=None, partner=None, first=None, key=None):
     """Post the deal form as the pad sends it (an empty declarer is the "nobody bid" radio)."""
-    data = {
-        "type": "deal",
-        "expected_seq": game.seq,
-        "idempotency_key": key or f"deal-{game.seq}",
-        "p_declarer": declarer,
-    }
+    fields = {"p_declarer": declarer}
     if contract is not None:
-        data["p_contract"] = contract
+        fields["p_contract"] = contract
     if partner is not None:
-        data["p_partner"] = partner
+        fields["p_partner"] = partner
     if first is not None:
-        data["p_first_to_500"] = first
-    data.update({f"p_tricks.s{i}": str(t) for i, t in enumerate(tricks) if t is not None})
-    response = client.post(
-        reverse("scoring:game-event", args=[game.club.slug, game.pk]), data, **HTMX
-    )
-    game.refresh_from_db()
-    return response
+        fields["p_first_to_500"] = first
+    fields.update({f"p_tricks.s{i}": str(t) for i, t in enumerate(tricks) if t is not None})
+    return post_event(client, game, "deal", fields, key=key, headers=HTMX_IN_ENGLISH)
 
 
 def test_the_pad_offers_the_whole_bid_table_with_its_values(scorer_client, club, scorer):
@@ -196,9 +178,7 @@ def test_a_three_player_game_reaches_the_league_without_teams(
     ],
 )
 def test_the_help_page_prints_the_whole_bid_table(client, language, words):
-    page = client.get(
-        reverse("scoring:game-help", args=["femhundra"]), HTTP_ACCEPT_LANGUAGE=language
-    ).content.decode()
+    page = help_page(client, "femhundra", language)
     cells = dict(re.findall(r'data-contract="(\w+)">(\d+)<', page))
     assert {c: int(v) for c, v in cells.items()} == femhundra.BID_VALUES
     for word in words:
@@ -238,7 +218,7 @@ def test_the_calculator_page_offers_the_bid_table(client):
     ],
 )
 def test_the_calculator_scores_a_deal(client, params, declarer, opponents):
-    page = calc(client, HTMX, **params).content.decode()
+    page = calc(client, HTMX_IN_ENGLISH, **params).content.decode()
     assert page.lstrip().startswith('<section id="result"')
     assert f'data-testid="calc-declarer">{declarer:+d}<' in page
     assert opponents in page.split('data-testid="calc-opponents"')[1][:200]

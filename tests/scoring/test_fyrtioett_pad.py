@@ -9,16 +9,13 @@ from django.urls import reverse
 from club.models import GameResult
 from scoring import recording
 from scoring.models import Event, GameStatus
-from tests.conftest import client_for
-from tests.factories import make_member
-
-# English, so that the engine's messages read as written (the UI is Swedish by default).
-HTMX = {"HTTP_HX_REQUEST": "true", "HTTP_ACCEPT_LANGUAGE": "en"}
+from tests.factories import make_table
+from tests.scoring.pad import HTMX_IN_ENGLISH, help_page, pad_url, post_event
 
 
 @pytest.fixture
 def players(club, scorer):
-    return [scorer, *(make_member(club, name) for name in ("Bo Ek", "Cilla Ros", "Dan Ås"))]
+    return make_table(club, scorer, 4)
 
 
 @pytest.fixture
@@ -26,29 +23,11 @@ def game(club, scorer, players):
     return recording.start_game(club, "fyrtioett", players, scorer.user)
 
 
-@pytest.fixture
-def scorer_client(scorer):
-    return client_for(scorer)
-
-
-def pad_url(game):
-    return reverse("scoring:game-detail", args=[game.club.slug, game.pk])
-
-
 def record(client, game, bids, tricks, kind="deal", key=None):
     """Post the deal form as the pad sends it: one radio per player for bids and tricks."""
-    data = {
-        "type": kind,
-        "expected_seq": game.seq,
-        "idempotency_key": key or f"deal-{game.seq}",
-    }
-    data.update({f"p_bids.s{i}": str(b) for i, b in enumerate(bids) if b is not None})
-    data.update({f"p_tricks.s{i}": str(t) for i, t in enumerate(tricks) if t is not None})
-    response = client.post(
-        reverse("scoring:game-event", args=[game.club.slug, game.pk]), data, **HTMX
-    )
-    game.refresh_from_db()
-    return response
+    fields = {f"p_bids.s{i}": str(b) for i, b in enumerate(bids) if b is not None}
+    fields.update({f"p_tricks.s{i}": str(t) for i, t in enumerate(tricks) if t is not None})
+    return post_event(client, game, kind, fields, key=key, headers=HTMX_IN_ENGLISH)
 
 
 def test_the_pad_asks_for_bids_in_bidding_order_from_eldest_hand(scorer_client, game):
@@ -121,9 +100,8 @@ def test_a_refused_deal_keeps_the_taps_so_only_the_mistake_needs_fixing(scorer_c
     assert "checked" not in page
 
 
-def test_a_plain_member_sees_the_sheet_but_no_form(club, game):
-    viewer = client_for(make_member(club, "Vera Tittare"))
-    page = viewer.get(pad_url(game)).content.decode()
+def test_a_plain_member_sees_the_sheet_but_no_form(viewer_client, game):
+    page = viewer_client.get(pad_url(game)).content.decode()
     assert 'data-testid="f41-sheet"' in page
     assert 'data-testid="f41-deal"' not in page
 
@@ -156,8 +134,6 @@ def test_a_finished_game_reaches_the_league_with_the_partners_as_teams(
     [("sv", ["Budvärde", "dubbelt", "41", "kastas"]), ("en", ["worth", "double", "41", "thrown"])],
 )
 def test_the_help_page_explains_the_scoring_in_both_languages(client, language, words):
-    page = client.get(
-        reverse("scoring:game-help", args=["fyrtioett"]), HTTP_ACCEPT_LANGUAGE=language
-    ).content.decode()
+    page = help_page(client, "fyrtioett", language)
     for word in words:
         assert word in page

@@ -9,10 +9,11 @@ from django.urls import reverse
 from club.models import GameResult
 from scoring import recording
 from scoring.models import Event, Game, GameStatus
-from tests.conftest import client_for
-from tests.factories import make_member
+from tests.factories import make_table
+from tests.scoring.pad import help_page, pad_url, post_event, start_form
 
-HTMX = {"HTTP_HX_REQUEST": "true"}
+# The refusals are read word for word, in English.
+pytestmark = pytest.mark.usefixtures("in_english")
 
 
 @pytest.fixture
@@ -20,28 +21,9 @@ def game(club, scorer, member):
     return recording.start_game(club, "kasino", [scorer, member], scorer.user)
 
 
-@pytest.fixture
-def scorer_client(scorer):
-    return client_for(scorer)
-
-
-def pad_url(game):
-    return reverse("scoring:game-detail", args=[game.club.slug, game.pk])
-
-
 def post(client, game, fields, kind="deal", key=None):
     """Post a form as the pad sends it: hidden fields plus the checked radios."""
-    data = {
-        "type": kind,
-        "expected_seq": game.seq,
-        "idempotency_key": key or f"{kind}-{game.seq}",
-        **fields,
-    }
-    response = client.post(
-        reverse("scoring:game-event", args=[game.club.slug, game.pk]), data, **HTMX
-    )
-    game.refresh_from_db()
-    return response
+    return post_event(client, game, kind, fields, key=key)
 
 
 def deal_fields(
@@ -142,7 +124,7 @@ def test_stopping_at_sixteen_during_play_finishes_the_game_for_the_league(
 def test_partnership_play_reaches_the_league_as_two_teams(
     club, scorer, scorer_client, django_capture_on_commit_callbacks
 ):
-    players = [scorer, *(make_member(club, n) for n in ("Bo Ek", "Cilla Ros", "Dan Ås"))]
+    players = make_table(club, scorer, 4)
     game = recording.start_game(club, "kasino", players, scorer.user, rules={"partnership": True})
     page = scorer_client.get(pad_url(game)).content.decode()
     assert "Sune &amp; Cilla" in page
@@ -167,9 +149,8 @@ def test_partnership_needs_four_players(club, scorer, member):
         )
 
 
-def test_a_plain_member_sees_the_sheet_but_no_form(club, game):
-    viewer = client_for(make_member(club, "Vera Tittare"))
-    page = viewer.get(pad_url(game)).content.decode()
+def test_a_plain_member_sees_the_sheet_but_no_form(viewer_client, game):
+    page = viewer_client.get(pad_url(game)).content.decode()
     assert 'data-testid="kasino-sheet"' in page
     assert 'data-testid="kasino-deal"' not in page
 
@@ -182,27 +163,16 @@ def test_a_plain_member_sees_the_sheet_but_no_form(club, game):
     ],
 )
 def test_the_help_page_explains_the_scoring_in_both_languages(client, language, words):
-    page = client.get(
-        reverse("scoring:game-help", args=["kasino"]), HTTP_ACCEPT_LANGUAGE=language
-    ).content.decode()
+    page = help_page(client, "kasino", language)
     for word in words:
         assert word in page
 
 
 def test_the_start_form_offers_partnership_play(scorer_client, club, scorer):
-    others = [make_member(club, n) for n in ("Bo Ek", "Cilla Ros", "Dan Ås")]
-    players = [scorer, *others]
+    players = make_table(club, scorer, 4)
     url = reverse("scoring:game-start", args=[club.slug, "kasino"])
     assert 'name="rule_partnership"' in scorer_client.get(url).content.decode()
-    response = scorer_client.post(
-        url,
-        {
-            "players": [p.pk for p in players],
-            "order": ",".join(str(p.pk) for p in players),
-            "rule_target": "16",
-            "rule_partnership": "on",
-        },
-    )
+    response = scorer_client.post(url, start_form(players, target="16", partnership="on"))
     assert response.status_code == 302
     game = Game.objects.get(game_key="kasino")
     assert game.snapshot["sides"] == [["s0", "s2"], ["s1", "s3"]]

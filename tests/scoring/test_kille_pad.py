@@ -13,8 +13,7 @@ from scoring import recording
 from scoring.models import Event, Game, GameStatus
 from tests.conftest import client_for
 from tests.factories import make_member
-
-HTMX = {"HTTP_HX_REQUEST": "true"}
+from tests.scoring.pad import HTMX, balances, p_fields, pad_url, post_event, start_from_form
 
 
 @pytest.fixture
@@ -30,32 +29,12 @@ def scorer_client(players):
 
 def start(client, club, players, **rules) -> Game:
     """Start a game as the start page does (which passes the club's pot to the engine)."""
-    data = {
-        "players": [p.pk for p in players],
-        "order": ",".join(str(p.pk) for p in players),
-        "rule_two_player_rule": "on",
-        **rules,
-    }
-    response = client.post(reverse("scoring:game-start", args=[club.slug, "kille"]), data)
-    assert response.status_code == 302, response.content.decode()[:2000]
-    return Game.objects.filter(club=club, game_key="kille").latest("pk")
+    return start_from_form(client, club, "kille", players, two_player_rule="on", **rules)
 
 
 def tap(client, game, type_, status=200, **fields):
     """Post one form of the pad: a button with ``type``, and the form's ``p_`` fields."""
-    game.refresh_from_db()
-    data = {
-        "type": type_,
-        "expected_seq": game.seq,
-        "idempotency_key": f"{game.pk}-{game.seq}-{type_}",
-        **{f"p_{name}": value for name, value in fields.items()},
-    }
-    response = client.post(
-        reverse("scoring:game-event", args=[game.club.slug, game.pk]), data, **HTMX
-    )
-    assert response.status_code == status, response.content.decode()[:3000]
-    game.refresh_from_db()
-    return response
+    return post_event(client, game, type_, p_fields(**fields), status=status)
 
 
 def calls(client, game, *pairs):
@@ -73,16 +52,12 @@ def pot_account(club):
     return Account.objects.get(club=club, key="pot:kille")
 
 
-def member_balances(players):
-    return [ledger.balance(ledger.member_account(p)) for p in players]
-
-
 def test_a_deal_with_a_showing_posts_every_stake_and_payout(scorer_client, club, players):
     game = start(scorer_client, club, players)
     assert game.snapshot["phase"] == "ante"
     tap(scorer_client, game, "ante")
     assert pot_account(club).balance_ore == 800
-    assert member_balances(players) == [-200] * 4
+    assert balances(players) == [-200] * 4
 
     # Deal 1 (Anna deals): a budrunda, 1 kr each.
     calls(scorer_client, game, "s1 bud", "s2 bud", "s3 bud", "s0 bud")
@@ -99,7 +74,7 @@ def test_a_deal_with_a_showing_posts_every_stake_and_payout(scorer_client, club,
     assert state["pot_ore"] == 400
     assert state["nets"] == {"s0": 2100, "s1": -1700, "s2": -500, "s3": -300, "pot": 400}
     assert pot_account(club).balance_ore == state["pot_ore"]
-    assert member_balances(players) == [2100, -1700, -500, -300]
+    assert balances(players) == [2100, -1700, -500, -300]
     assert state["deals"][-1]["winner"] == "s0"
     assert state["pots_won"]["s0"] == 1
     # The ledger's memo names the players, not the seats.
@@ -110,7 +85,7 @@ def test_a_deal_with_a_showing_posts_every_stake_and_payout(scorer_client, club,
 
 def test_the_pad_offers_the_current_steps_buttons(scorer_client, club, players):
     game = start(scorer_client, club, players)
-    url = reverse("scoring:game-detail", args=[club.slug, game.pk])
+    url = pad_url(game)
     page = scorer_client.get(url).content.decode()
     assert 'data-testid="ante"' in page
     assert "8,00" not in page  # nothing in the pot yet
@@ -192,23 +167,14 @@ def test_a_second_evening_starts_with_the_pot_the_first_one_left(
     assert second.snapshot["pot_ore"] == 700
     assert pot_account(club).balance_ore == 700
     # Undo takes the budrunda back, in the ledger too.
-    scorer_client.post(
-        reverse("scoring:game-event", args=[club.slug, second.pk]),
-        {"type": "undo", "expected_seq": second.seq, "idempotency_key": "undo-1"},
-        **HTMX,
-    )
-    second.refresh_from_db()
+    post_event(scorer_client, second, "undo", key="undo-1")
     assert second.snapshot["pot_ore"] == 400
     assert pot_account(club).balance_ore == 400
     # The first evening's pot lives on in the second: it can no longer be taken back.
     first.refresh_from_db()
-    pad = scorer_client.get(reverse("scoring:game-detail", args=[club.slug, first.pk]))
+    pad = scorer_client.get(pad_url(first))
     assert not pad.context["can_undo"]
-    refused = scorer_client.post(
-        reverse("scoring:game-event", args=[club.slug, first.pk]),
-        {"type": "undo", "expected_seq": first.seq, "idempotency_key": "undo-old"},
-        **HTMX,
-    )
+    refused = post_event(scorer_client, first, "undo", key="undo-old")
     assert refused.status_code == 422
     with pytest.raises(recording.EventRefused):
         recording.void_game(first, "fel", None)
@@ -222,7 +188,7 @@ def test_the_club_can_open_every_evening_with_a_stake(scorer_client, club, playe
     ledger.post(
         club, [(pot, 1000), (ledger.member_account(players[0]), -1000)], "seed", "manual", None
     )
-    game = start(scorer_client, club, players, rule_opening_stake_each_evening="on")
+    game = start(scorer_client, club, players, opening_stake_each_evening="on")
     assert game.snapshot["phase"] == "ante"
     tap(scorer_client, game, "ante")
     assert pot_account(club).balance_ore == 1800
@@ -246,7 +212,7 @@ def test_exchange_counts_and_tricks_come_from_the_forms(scorer_client, club, pla
 
 def test_an_elimination_deal_is_recorded_from_the_pad(scorer_client, club, players):
     game = recording.start_game(club, "kille_elimination", players[:3], players[0].user)
-    url = reverse("scoring:game-detail", args=[club.slug, game.pk])
+    url = pad_url(game)
     page = scorer_client.get(url).content.decode()
     for seat in ("s0", "s1", "s2"):
         assert f'data-testid="fourth_trick-{seat}"' in page
@@ -293,7 +259,7 @@ def test_a_finished_evening_shows_the_result(scorer_client, club, players):
     tap(scorer_client, game, "ante")
     calls(scorer_client, game, "s1 knock", "s0 fold")
     tap(scorer_client, game, "end_evening")
-    page = scorer_client.get(reverse("scoring:game-detail", args=[club.slug, game.pk]))
+    page = scorer_client.get(pad_url(game))
     text = page.content.decode()
     assert "1. Bo Berg" in text
     assert "2. Anna Andersson" in text
@@ -306,5 +272,5 @@ def test_a_finished_elimination_game_shows_the_winner(scorer_client, club, playe
     calls(scorer_client, game, "s1 declare")
     reveal(scorer_client, game, s0="kille", s1="blaren")
     assert game.status == GameStatus.FINISHED
-    text = scorer_client.get(reverse("scoring:game-detail", args=[club.slug, game.pk]))
+    text = scorer_client.get(pad_url(game))
     assert "1. Bo Berg" in text.content.decode()

@@ -4,26 +4,11 @@ left unshown, refusals that store nothing, the finished game in the league, and 
 from __future__ import annotations
 
 import pytest
-from django.urls import reverse
 
 from club.models import GameResult
 from scoring import recording
 from scoring.models import Event, GameStatus
-from tests.conftest import client_for
-from tests.factories import make_member
-
-# English, so that the engine's messages read as written (the UI is Swedish by default).
-HTMX = {"HTTP_HX_REQUEST": "true", "HTTP_ACCEPT_LANGUAGE": "en"}
-
-
-@pytest.fixture
-def players(club, scorer):
-    return [scorer, make_member(club, "Bo Ek"), make_member(club, "Cilla Ros")]
-
-
-@pytest.fixture
-def scorer_client(scorer):
-    return client_for(scorer)
+from tests.scoring.pad import HTMX_IN_ENGLISH, help_page, pad_url, post_event
 
 
 def start(club, scorer, players, **rules):
@@ -32,25 +17,15 @@ def start(club, scorer, players, **rules):
 
 def record(client, game, bids, tricks, calls=None, key=None):
     """Post the deal form as the pad sends it; every call radio starts at pass."""
-    data = {
-        "type": "deal",
-        "expected_seq": game.seq,
-        "idempotency_key": key or f"deal-{game.seq}",
-    }
-    for seat in range(3):
-        data[f"p_calls.s{seat}"] = (calls or {}).get(f"s{seat}", "pass")
-    data.update({f"p_bids.s{i}": str(b) for i, b in enumerate(bids) if b is not None})
-    data.update({f"p_tricks.s{i}": str(t) for i, t in enumerate(tricks) if t is not None})
-    response = client.post(
-        reverse("scoring:game-event", args=[game.club.slug, game.pk]), data, **HTMX
-    )
-    game.refresh_from_db()
-    return response
+    fields = {f"p_calls.s{seat}": (calls or {}).get(f"s{seat}", "pass") for seat in range(3)}
+    fields.update({f"p_bids.s{i}": str(b) for i, b in enumerate(bids) if b is not None})
+    fields.update({f"p_tricks.s{i}": str(t) for i, t in enumerate(tricks) if t is not None})
+    return post_event(client, game, "deal", fields, key=key, headers=HTMX_IN_ENGLISH)
 
 
 def test_the_pad_asks_for_calls_bids_and_tricks_from_forhand(scorer_client, club, scorer, players):
     game = start(club, scorer, players)
-    response = scorer_client.get(reverse("scoring:game-detail", args=[club.slug, game.pk]))
+    response = scorer_client.get(pad_url(game))
     page = response.content.decode()
     # s0 deals: förhand is s1 on his left, then s2, then the dealer.
     order = [page.index(f'data-testid="call-s{i}-pass"') for i in (1, 2, 0)]
@@ -119,7 +94,7 @@ def test_a_refused_deal_keeps_the_taps(scorer_client, club, scorer, players):
 
 def test_pennycook_has_no_premium_calls_on_the_pad(scorer_client, club, scorer, players):
     game = start(club, scorer, players, variant="pennycook")
-    page = scorer_client.get(reverse("scoring:game-detail", args=[club.slug, game.pk])).content
+    page = scorer_client.get(pad_url(game)).content
     assert b'data-testid="call-' not in page
     assert b'data-testid="bid-s0-0"' in page
 
@@ -127,7 +102,7 @@ def test_pennycook_has_no_premium_calls_on_the_pad(scorer_client, club, scorer, 
 def test_the_36_card_variant_shows_the_next_deals_trumps(scorer_client, club, scorer, players):
     game = start(club, scorer, players, variant="trumps_by_success")
     record(scorer_client, game, [2, 4, 5], [2, 4, 3])  # two made it: hearts
-    page = scorer_client.get(reverse("scoring:game-detail", args=[club.slug, game.pk])).content
+    page = scorer_client.get(pad_url(game)).content
     assert "♥" in page.decode().split('data-testid="n99-trump"')[1][:80]
 
 
@@ -136,7 +111,7 @@ def test_the_rubber_shows_games_won_and_the_game_bonus(scorer_client, club, scor
     game = start(club, scorer, players, variant="rubber")
     for _ in range(2):
         record(scorer_client, game, [9, 1, 1], [9, 0, 0], calls={"s0": "show"})
-    response = scorer_client.get(reverse("scoring:game-detail", args=[club.slug, game.pk]))
+    response = scorer_client.get(pad_url(game))
     n99 = response.context["n99"]
     assert n99["game_number"] == 2
     assert [(p["total"], p["game_score"], p["games_won"]) for p in n99["players"]] == [
@@ -173,8 +148,6 @@ def test_a_finished_game_reaches_the_league(
     ],
 )
 def test_the_help_page_explains_the_scoring_in_both_languages(client, language, words):
-    page = client.get(
-        reverse("scoring:game-help", args=["nittionio"]), HTTP_ACCEPT_LANGUAGE=language
-    ).content.decode()
+    page = help_page(client, "nittionio", language)
     for word in words:
         assert word in page

@@ -4,8 +4,6 @@ refused with nothing stored, the calculator and the help pages."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 from django.urls import reverse
 
@@ -16,8 +14,7 @@ from scoring.games import polskt_pass as hooks
 from scoring.models import Event, Game
 from tests.conftest import client_for
 from tests.factories import make_member
-
-HTMX = {"HTTP_HX_REQUEST": "true"}
+from tests.scoring.pad import HTMX, p_fields, pad_url, post_event, start_form
 
 # The refusals are read word for word, in English.
 pytestmark = pytest.mark.usefixtures("in_english")
@@ -54,19 +51,8 @@ class Pad:
         self.client, self.game = client, game
 
     def post(self, type_, status=200, payload=None, **fields):
-        self.game.refresh_from_db()
-        data = {
-            "type": type_,
-            "expected_seq": self.game.seq,
-            "idempotency_key": f"k{self.game.seq}-{type_}",
-            **{f"p_{name}": value for name, value in fields.items()},
-        }
-        if payload is not None:
-            data["payload"] = json.dumps(payload)
-        url = reverse("scoring:game-event", args=[self.game.club.slug, self.game.pk])
-        response = self.client.post(url, data, **HTMX)
-        assert response.status_code == status, response.content.decode()[:2000]
-        self.game.refresh_from_db()
+        fields = p_fields(**fields)
+        response = post_event(self.client, self.game, type_, fields, payload=payload, status=status)
         self.assert_ledger_equals_engine()
         return response
 
@@ -84,8 +70,8 @@ class Pad:
 
 
 @pytest.fixture
-def pad(club, people, scorer):
-    return Pad(client_for(scorer), start(club, people, scorer.user))
+def pad(club, people, scorer, scorer_client):
+    return Pad(scorer_client, start(club, people, scorer.user))
 
 
 def test_an_evening_on_the_pad_keeps_the_ledger_equal_to_the_engine(pad, club, people):
@@ -130,7 +116,7 @@ def test_an_evening_on_the_pad_keeps_the_ledger_equal_to_the_engine(pad, club, p
 
 
 def test_the_pad_shows_each_step_with_the_pot_and_betar(pad, club, scorer):
-    url = reverse("scoring:game-detail", args=[club.slug, pad.game.pk])
+    url = pad_url(pad.game)
     client = client_for(scorer)
     page = client.get(url).content.decode()
     assert 'data-testid="pp-turn-ace_left-H"' in page
@@ -161,7 +147,7 @@ def test_the_pad_shows_each_step_with_the_pot_and_betar(pad, club, scorer):
 
 def test_a_member_who_cannot_record_sees_the_pot_and_betar_but_no_buttons(pad, club, member):
     pad.post("deal", payload={"suit": "H", "rank": "9"})
-    page = client_for(member).get(reverse("scoring:game-detail", args=[club.slug, pad.game.pk]))
+    page = client_for(member).get(pad_url(pad.game))
     text = page.content.decode()
     assert 'data-testid="pp-pot"' in text
     assert 'data-testid="pp-betar"' in text
@@ -219,12 +205,7 @@ def test_a_second_evening_starts_with_the_first_ones_pot_and_betar(pad, club, pe
     order = [people[2], people[0], people[1], people[3]]  # Bo, Sune, Anna, Cia
     response = client.post(
         reverse("scoring:game-start", args=[club.slug, "polskt_pass"]),
-        {
-            "players": [p.pk for p in order],
-            "order": ",".join(str(p.pk) for p in order),
-            "rule_stake_ore": "10",
-            "rule_bet_size": "single",
-        },
+        start_form(order, stake_ore="10", bet_size="single"),
     )
     assert response.status_code == 302
     second = Game.objects.exclude(pk=pad.game.pk).get()
@@ -235,7 +216,7 @@ def test_a_second_evening_starts_with_the_first_ones_pot_and_betar(pad, club, pe
     }
     assert second.snapshot["pot_ore"] == 1000
     assert second.snapshot["played_for_ore"] == 3000  # pot 10 + stake 10 + bet 1
-    page = client.get(reverse("scoring:game-detail", args=[club.slug, second.pk])).content
+    page = client.get(pad_url(second)).content
     assert "Anna Berg" in page.decode()
 
     # Bo (s0) deals; Sune (s1) plays and loses to Cia (s3), who takes pot 20 + bet 1 (10).

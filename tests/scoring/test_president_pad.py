@@ -9,18 +9,10 @@ from django.urls import reverse
 from club.models import GameResult
 from scoring import recording
 from scoring.models import Event, Game, GameStatus
-from tests.conftest import client_for
-from tests.factories import make_member
-
-HTMX = {"HTTP_HX_REQUEST": "true"}
+from tests.scoring.pad import help_page, p_fields, pad_url, post_event, start_form
 
 # The refusals are read word for word, in English.
 pytestmark = pytest.mark.usefixtures("in_english")
-
-
-@pytest.fixture
-def players(club, scorer):
-    return [scorer, *(make_member(club, name) for name in ("Bo Ek", "Cilla Ros"))]
 
 
 @pytest.fixture
@@ -28,28 +20,9 @@ def game(club, scorer, players):
     return recording.start_game(club, "president", players, scorer.user)
 
 
-@pytest.fixture
-def scorer_client(scorer):
-    return client_for(scorer)
-
-
-def pad_url(game):
-    return reverse("scoring:game-detail", args=[game.club.slug, game.pk])
-
-
 def tap_out(client, game, player, key=None):
     """One tap on a player's button in the "who went out?" form."""
-    data = {
-        "type": "out",
-        "p_player": player,
-        "expected_seq": game.seq,
-        "idempotency_key": key or f"out-{game.seq}",
-    }
-    response = client.post(
-        reverse("scoring:game-event", args=[game.club.slug, game.pk]), data, **HTMX
-    )
-    game.refresh_from_db()
-    return response
+    return post_event(client, game, "out", p_fields(player=player), key=key)
 
 
 def test_the_pad_offers_every_player_to_go_out_first(scorer_client, game):
@@ -92,23 +65,15 @@ def test_a_player_cannot_go_out_twice_in_a_deal(scorer_client, game):
 
 
 def test_a_whole_order_with_a_player_twice_is_refused(scorer_client, game):
-    data = {
-        "type": "deal",
-        "p_order[]": ["s2", "s0", "s2"],
-        "expected_seq": 0,
-        "idempotency_key": "d",
-    }
-    response = scorer_client.post(
-        reverse("scoring:game-event", args=[game.club.slug, game.pk]), data, **HTMX
-    )
+    fields = p_fields(**{"order[]": ["s2", "s0", "s2"]})
+    response = post_event(scorer_client, game, "deal", fields, seq=0, key="d")
     assert response.status_code == 422
     assert "listed twice" in response.content.decode()
     assert not Event.objects.filter(game=game).exists()
 
 
-def test_a_plain_member_sees_the_sheet_but_no_buttons(club, game):
-    viewer = client_for(make_member(club, "Vera Tittare"))
-    page = viewer.get(pad_url(game)).content.decode()
+def test_a_plain_member_sees_the_sheet_but_no_buttons(viewer_client, game):
+    page = viewer_client.get(pad_url(game)).content.decode()
     assert 'data-testid="pr-sheet"' in page
     assert 'data-testid="pr-out"' not in page
 
@@ -120,15 +85,7 @@ def test_trouduc_from_the_start_form_reaches_the_league(
     page = scorer_client.get(url).content.decode()
     assert "rule_target" in page
     assert "rule_trouduc" in page
-    response = scorer_client.post(
-        url,
-        {
-            "players": [p.pk for p in players],
-            "order": ",".join(str(p.pk) for p in players),
-            "rule_target": "25",
-            "rule_trouduc": "on",
-        },
-    )
+    response = scorer_client.post(url, start_form(players, target="25", trouduc="on"))
     assert response.status_code == 302
     game = Game.objects.get(game_key="president")
     assert game.snapshot["target"] == 11  # Trouduc: first to 11 (PR3)
@@ -161,8 +118,6 @@ def test_trouduc_from_the_start_form_reaches_the_league(
     ],
 )
 def test_the_help_page_explains_the_scoring_in_both_languages(client, language, words):
-    page = client.get(
-        reverse("scoring:game-help", args=["president"]), HTTP_ACCEPT_LANGUAGE=language
-    ).content.decode()
+    page = help_page(client, "president", language)
     for word in words:
         assert word in page

@@ -11,18 +11,10 @@ from club import ledger
 from club.models import Account, GameResult
 from scoring import recording
 from scoring.models import Event, GameStatus
-from tests.conftest import client_for
-from tests.factories import make_member
-
-HTMX = {"HTTP_HX_REQUEST": "true"}
+from tests.scoring.pad import balances, help_page, pad_url, post_event
 
 # The refusals are read word for word, in English.
 pytestmark = pytest.mark.usefixtures("in_english")
-
-
-@pytest.fixture
-def players(club, scorer):
-    return [scorer, *(make_member(club, name) for name in ("Bo Ek", "Cilla Ros"))]
 
 
 @pytest.fixture
@@ -30,24 +22,10 @@ def game(club, scorer, players):
     return recording.start_game(club, "stopp", players, scorer.user, rules={"capital": 5})
 
 
-@pytest.fixture
-def scorer_client(scorer):
-    return client_for(scorer)
-
-
-def pad_url(game):
-    return reverse("scoring:game-detail", args=[game.club.slug, game.pk])
-
-
 def record(client, game, cards, key=None):
     """Post the deal form: one radio per player still in, ``p_cards.s<n>``."""
-    data = {"type": "deal", "expected_seq": game.seq, "idempotency_key": key or f"d{game.seq}"}
-    data.update({f"p_cards.{player}": str(n) for player, n in cards.items()})
-    response = client.post(
-        reverse("scoring:game-event", args=[game.club.slug, game.pk]), data, **HTMX
-    )
-    game.refresh_from_db()
-    return response
+    fields = {f"p_cards.{player}": str(n) for player, n in cards.items()}
+    return post_event(client, game, "deal", fields, key=key)
 
 
 def pot_balance(club):
@@ -86,8 +64,7 @@ def test_the_ledger_pot_follows_the_games_pot_to_the_winner(
     assert game.snapshot["winner"] == "s0"
     assert game.snapshot["capitals"] == {"s0": 15, "s1": 0, "s2": 0}
     assert pot_balance(club) == game.snapshot["pot_ore"] == 0
-    balances = [ledger.balance(ledger.member_account(p)) for p in players]
-    assert balances == [1000, -500, -500]
+    assert balances(players) == [1000, -500, -500]
     assert 'data-testid="winner"' in response.content.decode()
     rows = {r.seat: r for r in GameResult.objects.filter(game_ref=game.ref)}
     assert {seat: (r.placement, r.net_ore) for seat, r in rows.items()} == {
@@ -100,11 +77,7 @@ def test_the_ledger_pot_follows_the_games_pot_to_the_winner(
 def test_undo_takes_the_money_back_out_of_the_pot(scorer_client, club, game):
     record(scorer_client, game, {"s0": 0, "s1": 3, "s2": 2})
     assert pot_balance(club) == 500
-    response = scorer_client.post(
-        reverse("scoring:game-event", args=[club.slug, game.pk]),
-        {"type": "undo", "expected_seq": game.seq, "idempotency_key": "u"},
-        **HTMX,
-    )
+    response = post_event(scorer_client, game, "undo", key="u")
     assert response.status_code == 200
     game.refresh_from_db()
     assert game.snapshot["pot"] == 0
@@ -149,9 +122,8 @@ def test_a_player_who_is_out_cannot_be_recorded(scorer_client, game):
     assert game.seq == 1
 
 
-def test_a_plain_member_sees_the_sheet_but_no_form(club, game):
-    viewer = client_for(make_member(club, "Vera Tittare"))
-    page = viewer.get(pad_url(game)).content.decode()
+def test_a_plain_member_sees_the_sheet_but_no_form(viewer_client, game):
+    page = viewer_client.get(pad_url(game)).content.decode()
     assert 'data-testid="st-sheet"' in page
     assert 'data-testid="st-deal"' not in page
 
@@ -164,8 +136,6 @@ def test_a_plain_member_sees_the_sheet_but_no_form(club, game):
     ],
 )
 def test_the_help_page_explains_the_scoring_in_both_languages(client, language, words):
-    page = client.get(
-        reverse("scoring:game-help", args=["stopp"]), HTTP_ACCEPT_LANGUAGE=language
-    ).content.decode()
+    page = help_page(client, "stopp", language)
     for word in words:
         assert word in page

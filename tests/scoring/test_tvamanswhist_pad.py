@@ -11,37 +11,18 @@ from django.urls import reverse
 from club.models import GameResult
 from scoring import recording
 from scoring.models import Event, Game, GameStatus
-from tests.conftest import client_for
-from tests.factories import make_member
+from tests.scoring.pad import help_page, pad_url, post_event, start_form
 
-HTMX = {"HTTP_HX_REQUEST": "true"}
-
-
-@pytest.fixture
-def scorer_client(scorer):
-    return client_for(scorer)
+# The refusals are read word for word, in English.
+pytestmark = pytest.mark.usefixtures("in_english")
 
 
 def start(club, scorer, member, **rules):
     return recording.start_game(club, "tvamanswhist", [scorer, member], scorer.user, rules=rules)
 
 
-def pad_url(game):
-    return reverse("scoring:game-detail", args=[game.club.slug, game.pk])
-
-
 def post(client, game, fields, kind="deal"):
-    data = {
-        "type": kind,
-        "expected_seq": game.seq,
-        "idempotency_key": f"{kind}-{game.seq}",
-        **fields,
-    }
-    response = client.post(
-        reverse("scoring:game-event", args=[game.club.slug, game.pk]), data, **HTMX
-    )
-    game.refresh_from_db()
-    return response
+    return post_event(client, game, kind, fields)
 
 
 def test_the_pad_offers_one_button_per_result(scorer_client, club, scorer, member):
@@ -140,9 +121,9 @@ def test_the_match_can_be_ended_by_hand(
     assert rows == {0: 2, 1: 1}
 
 
-def test_a_plain_member_sees_the_sheet_but_no_buttons(club, scorer, member):
+def test_a_plain_member_sees_the_sheet_but_no_buttons(viewer_client, club, scorer, member):
     game = start(club, scorer, member)
-    page = client_for(make_member(club, "Vera Tittare")).get(pad_url(game)).content.decode()
+    page = viewer_client.get(pad_url(game)).content.decode()
     assert 'data-testid="tw-sheet"' in page
     assert 'data-testid="tw-deal"' not in page
 
@@ -155,9 +136,7 @@ def test_a_plain_member_sees_the_sheet_but_no_buttons(club, scorer, member):
     ],
 )
 def test_the_help_page_explains_the_scoring_in_both_languages(client, language, words):
-    page = client.get(
-        reverse("scoring:game-help", args=["tvamanswhist"]), HTTP_ACCEPT_LANGUAGE=language
-    ).content.decode()
+    page = help_page(client, "tvamanswhist", language)
     for word in words:
         assert word in page
 
@@ -167,16 +146,8 @@ def test_the_start_form_offers_the_count_and_the_match(scorer_client, club, scor
     form = scorer_client.get(url).content.decode()
     for name in ("rule_counting", "rule_deals_to_win", "rule_points_to_win"):
         assert f'name="{name}"' in form
-    response = scorer_client.post(
-        url,
-        {
-            "players": [scorer.pk, member.pk],
-            "order": f"{scorer.pk},{member.pk}",
-            "rule_counting": "26",
-            "rule_deals_to_win": "0",
-            "rule_points_to_win": "60",
-        },
-    )
+    data = start_form([scorer, member], counting="26", deals_to_win="0", points_to_win="60")
+    response = scorer_client.post(url, data)
     assert response.status_code == 302
     game = Game.objects.get(game_key="tvamanswhist")
     assert game.rules == {"counting": "26", "deals_to_win": 0, "points_to_win": 60}

@@ -9,18 +9,10 @@ from django.urls import reverse
 from club.models import GameResult
 from scoring import recording
 from scoring.models import Event, Game, GameStatus
-from tests.conftest import client_for
-from tests.factories import make_member
-
-HTMX = {"HTTP_HX_REQUEST": "true"}
+from tests.scoring.pad import help_page, p_fields, pad_url, post_event, start_form
 
 # The refusals are read word for word, in English.
 pytestmark = pytest.mark.usefixtures("in_english")
-
-
-@pytest.fixture
-def players(club, scorer):
-    return [scorer, *(make_member(club, name) for name in ("Bo Ek", "Cilla Ros"))]
 
 
 @pytest.fixture
@@ -28,24 +20,9 @@ def game(club, scorer, players):
     return recording.start_game(club, "vandatta", players, scorer.user)
 
 
-@pytest.fixture
-def scorer_client(scorer):
-    return client_for(scorer)
-
-
-def pad_url(game):
-    return reverse("scoring:game-detail", args=[game.club.slug, game.pk])
-
-
 def post(client, game, type_, **fields):
     """Post as the pad's forms do: the radios and buttons become ``p_<name>`` fields."""
-    data = {"type": type_, "expected_seq": game.seq, "idempotency_key": f"{type_}-{game.seq}"}
-    data.update({f"p_{name}": str(value) for name, value in fields.items()})
-    response = client.post(
-        reverse("scoring:game-event", args=[game.club.slug, game.pk]), data, **HTMX
-    )
-    game.refresh_from_db()
-    return response
+    return post_event(client, game, type_, p_fields(**fields))
 
 
 def zeros(**counts):
@@ -124,9 +101,8 @@ def test_the_winner_has_no_hand_to_record(scorer_client, game):
     assert "went out and holds no cards" in response.content.decode()
 
 
-def test_a_plain_member_sees_the_sheet_but_no_form(club, game):
-    viewer = client_for(make_member(club, "Vera Tittare"))
-    page = viewer.get(pad_url(game)).content.decode()
+def test_a_plain_member_sees_the_sheet_but_no_form(viewer_client, game):
+    page = viewer_client.get(pad_url(game)).content.decode()
     assert 'data-testid="vd-sheet"' in page
     assert 'data-testid="vd-out"' not in page
 
@@ -161,14 +137,7 @@ def test_the_start_form_offers_the_options(scorer_client, club, scorer, players)
     page = scorer_client.get(url).content.decode()
     assert "rule_face_value" in page
     assert "rule_elimination" in page
-    response = scorer_client.post(
-        url,
-        {
-            "players": [p.pk for p in players],
-            "order": ",".join(str(p.pk) for p in players),
-            "rule_face_value": "on",
-        },
-    )
+    response = scorer_client.post(url, start_form(players, face_value="on"))
     assert response.status_code == 302
     game = Game.objects.get(game_key="vandatta")
     assert game.rules == {"face_value": True, "elimination": False}
@@ -189,8 +158,6 @@ def test_the_start_form_offers_the_options(scorer_client, club, scorer, players)
     ],
 )
 def test_the_help_page_explains_the_scoring_in_both_languages(client, language, words):
-    page = client.get(
-        reverse("scoring:game-help", args=["vandatta"]), HTTP_ACCEPT_LANGUAGE=language
-    ).content.decode()
+    page = help_page(client, "vandatta", language)
     for word in words:
         assert word in page

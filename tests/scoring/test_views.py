@@ -1,7 +1,5 @@
 from __future__ import annotations
 
-import json
-
 import pytest
 from django.urls import reverse
 
@@ -9,8 +7,7 @@ from scoring import recording
 from scoring.models import Event, Game, GameStatus
 from tests.conftest import client_for
 from tests.factories import make_member
-
-HTMX = {"HTTP_HX_REQUEST": "true"}
+from tests.scoring.pad import HTMX, event_url, pad_url, post_event, start_form
 
 
 @pytest.fixture
@@ -18,27 +15,8 @@ def game(toy, club, scorer, member):
     return recording.start_game(club, "toy", [scorer, member], scorer.user)
 
 
-@pytest.fixture
-def scorer_client(scorer):
-    return client_for(scorer)
-
-
-def event_url(game):
-    return reverse("scoring:game-event", args=[game.club.slug, game.pk])
-
-
-def post_event(client, game, type_, payload, seq, key, **extra):
-    data = {
-        "type": type_,
-        "payload": json.dumps(payload),
-        "expected_seq": seq,
-        "idempotency_key": key,
-    }
-    return client.post(event_url(game), data, **extra)
-
-
 def test_the_pad_page_and_its_fragment(scorer_client, game):
-    url = reverse("scoring:game-detail", args=[game.club.slug, game.pk])
+    url = pad_url(game)
     full = scorer_client.get(url).content.decode()
     assert "<html" in full
     assert 'id="pad"' in full
@@ -49,7 +27,7 @@ def test_the_pad_page_and_its_fragment(scorer_client, game):
 
 def test_an_htmx_event_returns_the_new_pad(scorer_client, game):
     response = post_event(
-        scorer_client, game, "stake", {"player": "s0", "amount": 200}, 0, "k1", **HTMX
+        scorer_client, game, "stake", payload={"player": "s0", "amount": 200}, seq=0, key="k1"
     )
     assert response.status_code == 200
     assert "Sune Skrivare satsar 200" in response.content.decode()
@@ -72,14 +50,18 @@ def test_form_fields_build_the_payload(scorer_client, game):
 
 def test_a_double_tap_records_once(scorer_client, game):
     for _ in range(2):
-        post_event(scorer_client, game, "stake", {"player": "s0", "amount": 200}, 0, "same", **HTMX)
+        post_event(
+            scorer_client, game, "stake", payload={"player": "s0", "amount": 200}, seq=0, key="same"
+        )
     assert Event.objects.filter(game=game).count() == 1
 
 
 def test_a_stale_phone_gets_409_and_a_pad_that_says_what_changed(scorer_client, game):
-    post_event(scorer_client, game, "stake", {"player": "s0", "amount": 200}, 0, "a", **HTMX)
+    post_event(
+        scorer_client, game, "stake", payload={"player": "s0", "amount": 200}, seq=0, key="a"
+    )
     response = post_event(
-        scorer_client, game, "stake", {"player": "s1", "amount": 300}, 0, "b", **HTMX
+        scorer_client, game, "stake", payload={"player": "s1", "amount": 300}, seq=0, key="b"
     )
     assert response.status_code == 409
     text = response.content.decode()
@@ -89,7 +71,7 @@ def test_a_stale_phone_gets_409_and_a_pad_that_says_what_changed(scorer_client, 
 
 
 def test_an_illegal_event_gets_422_with_the_engines_message(scorer_client, game):
-    response = post_event(scorer_client, game, "win", {"player": "s0"}, 0, "w", **HTMX)
+    response = post_event(scorer_client, game, "win", payload={"player": "s0"}, seq=0, key="w")
     assert response.status_code == 422
     assert "the pot is empty" in response.content.decode()
     assert not Event.objects.exists()
@@ -99,23 +81,31 @@ def test_polling_answers_204_until_something_changes(scorer_client, scorer, game
     url = reverse("scoring:game-poll", args=[game.club.slug, game.pk])
     assert scorer_client.get(url, {"seq": 0}, **HTMX).status_code == 204
     other_phone = client_for(scorer)
-    post_event(other_phone, game, "stake", {"player": "s0", "amount": 100}, 0, "x", **HTMX)
+    post_event(other_phone, game, "stake", payload={"player": "s0", "amount": 100}, seq=0, key="x")
     response = scorer_client.get(url, {"seq": 0}, **HTMX)
     assert response.status_code == 200
     assert "Sune Skrivare satsar 100" in response.content.decode()
 
 
 def test_a_plain_member_cannot_record(member_client, game):
-    response = post_event(member_client, game, "stake", {"player": "s0", "amount": 200}, 0, "m")
+    response = post_event(
+        member_client,
+        game,
+        "stake",
+        payload={"player": "s0", "amount": 200},
+        seq=0,
+        key="m",
+        headers={},
+    )
     assert response.status_code == 403
     assert not Event.objects.exists()
 
 
 def test_undo_from_the_pad(scorer_client, game):
-    post_event(scorer_client, game, "stake", {"player": "s0", "amount": 200}, 0, "a", **HTMX)
-    response = scorer_client.post(
-        event_url(game), {"type": "undo", "expected_seq": 1, "idempotency_key": "u"}, **HTMX
+    post_event(
+        scorer_client, game, "stake", payload={"player": "s0", "amount": 200}, seq=0, key="a"
     )
+    response = post_event(scorer_client, game, "undo", seq=1, key="u")
     assert response.status_code == 200
     game.refresh_from_db()
     assert game.snapshot["pot_ore"] == 0
@@ -131,15 +121,8 @@ def test_an_admin_voids_a_game(admin_member, game):
 def test_starting_a_game_seats_players_in_tap_order(toy, scorer_client, club, scorer, member):
     url = reverse("scoring:game-start", args=[club.slug, "toy"])
     assert scorer_client.get(url).status_code == 200
-    response = scorer_client.post(
-        url,
-        {
-            "players": [scorer.pk, member.pk],
-            "order": f"{member.pk},{scorer.pk}",
-            "guests": "Gäst Gun",
-            "rule_max_stake_ore": "50",
-        },
-    )
+    data = start_form([scorer, member], order=[member, scorer], max_stake_ore="50")
+    response = scorer_client.post(url, data | {"guests": "Gäst Gun"})
     assert response.status_code == 302
     game = Game.objects.get()
     assert [s.name for s in game.seats.all()] == [member.name, scorer.name, "Gäst Gun"]

@@ -3,19 +3,15 @@ refusals that store nothing, undo, the end of the evening and the league result.
 
 from __future__ import annotations
 
-import json
-
 import pytest
 from django.urls import reverse
 
-from club import ledger
 from club.models import GameResult
 from scoring import recording
 from scoring.models import Event, Game, GameStatus
 from tests.conftest import client_for
 from tests.factories import make_member
-
-HTMX = {"HTTP_HX_REQUEST": "true"}
+from tests.scoring.pad import HTMX, balances, pad_url, post_event, start_form
 
 # The refusals are read word for word, in English.
 pytestmark = pytest.mark.usefixtures("in_english")
@@ -26,11 +22,6 @@ def four(club, scorer):
     return [scorer, *(make_member(club, name) for name in ("Bo Berg", "Cia Ek", "Dan Dahl"))]
 
 
-@pytest.fixture
-def scorer_client(scorer):
-    return client_for(scorer)
-
-
 def start(club, four, **rules):
     return recording.start_game(club, "whist", four, four[0].user, rules=rules)
 
@@ -39,31 +30,16 @@ class Pad:
     """Posts what the pad's forms post, with the game's current seq."""
 
     def __init__(self, client, game):
-        self.client, self.game, self.taps = client, game, 0
+        self.client, self.game = client, game
 
     def post(self, type_, fields=None, payload=None):
-        self.game.refresh_from_db()
-        self.taps += 1
-        data = {
-            "type": type_,
-            "expected_seq": self.game.seq,
-            "idempotency_key": f"tap{self.taps}",
-            **(fields or {}),
-        }
-        if payload is not None:
-            data["payload"] = json.dumps(payload)
-        url = reverse("scoring:game-event", args=[self.game.club.slug, self.game.pk])
-        return self.client.post(url, data, **HTMX)
+        return post_event(self.client, self.game, type_, fields, payload=payload)
 
     def deal(self, side, tricks, honours="none"):
         response = self.post("deal", {f"p_tricks.{side}": str(tricks), "p_honours": honours})
         assert response.status_code == 200, response.content.decode()[:2000]
         self.game.refresh_from_db()
         return self.game.snapshot
-
-
-def balances(four):
-    return [ledger.balance(ledger.member_account(m)) for m in four]
 
 
 # The worked rubber of tests/engine/test_whist.py: 3 + 3 + 2 against 2, difference 6.
@@ -96,7 +72,7 @@ def test_the_pad_shows_the_sides_the_score_and_the_trick_buttons(club, four, sco
     game = start(club, four)
     pad = Pad(scorer_client, game)
     pad.deal(1, 8, "0:4")
-    url = reverse("scoring:game-detail", args=[club.slug, game.pk])
+    url = pad_url(game)
     page = scorer_client.get(url).content.decode()
     assert "Sune &amp; Cia" in page  # first names tell the four apart
     assert "Bo &amp; Dan" in page
@@ -183,14 +159,14 @@ def test_ending_the_evening_records_teams_and_rubbers_won_in_the_league(
     assert [r.placement for r in by_member] == [3, 1, 3, 1]  # net rubber points −3 / +3
     assert [r.score for r in by_member] == [-3, 3, -3, 3]
     assert [r.net_ore for r in by_member] == [-600, 600, -600, 600]
-    page = scorer_client.get(reverse("scoring:game-detail", args=[club.slug, game.pk]))
+    page = scorer_client.get(pad_url(game))
     assert 'data-testid="tricks-0-7"' not in page.content.decode()
 
 
 def test_a_partie_a_la_guerre_through_the_pad(club, four, scorer_client):
     game = start(club, four, variant="guerre", guerre_stake_ore=100)
     pad = Pad(scorer_client, game)
-    url = reverse("scoring:game-detail", args=[club.slug, game.pk])
+    url = pad_url(game)
     page = scorer_client.get(url).content.decode()
     assert 'name="p_tricks.s3"' in page
     assert 'value="2:5"' in page  # five honours, seat 2
@@ -211,7 +187,7 @@ def test_a_partie_a_la_guerre_through_the_pad(club, four, scorer_client):
 def test_a_plain_member_sees_the_pad_but_cannot_record(club, four, member):
     game = start(club, four)
     client = client_for(member)
-    page = client.get(reverse("scoring:game-detail", args=[club.slug, game.pk])).content.decode()
+    page = client.get(pad_url(game)).content.decode()
     assert 'data-testid="whist-board"' in page
     assert 'data-testid="tricks-0-7"' not in page
     assert Pad(client, game).post("deal", {"p_tricks.0": "7"}).status_code == 403
@@ -225,19 +201,17 @@ def test_the_start_form_seats_the_partners_in_tap_order_with_the_clubs_options(
     for name in ("rule_variant", "rule_honours", "rule_stake_ore", "rule_settlement"):
         assert f'name="{name}"' in form
     scorer, bo, cia, dan = four
-    response = scorer_client.post(
-        url,
-        {
-            "players": [m.pk for m in four],
-            "order": f"{scorer.pk},{cia.pk},{bo.pk},{dan.pk}",  # partners: Sune & Bo
-            "rule_variant": "long",
-            "rule_honours": "on",
-            "rule_stake_ore": "2",
-            "rule_settlement": "pair",
-            "rule_game_values": "half",
-            "rule_guerre_tie": "shared",
-        },
+    data = start_form(
+        four,
+        order=[scorer, cia, bo, dan],  # partners: Sune & Bo
+        variant="long",
+        honours="on",
+        stake_ore="2",
+        settlement="pair",
+        game_values="half",
+        guerre_tie="shared",
     )
+    response = scorer_client.post(url, data)
     assert response.status_code == 302
     game = Game.objects.get(club=club)
     assert [s.name for s in game.seats.all()] == ["Sune Skrivare", "Cia Ek", "Bo Berg", "Dan Dahl"]
