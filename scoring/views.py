@@ -8,6 +8,7 @@ while ``seq`` is unchanged, so an idle pad costs one indexed row read every two 
 
 from __future__ import annotations
 
+import functools
 import inspect
 import json
 import secrets
@@ -133,9 +134,8 @@ def _pad_context(request: HttpRequest, game: Game, **extra) -> dict:
     history = list(game.events.order_by("-seq").select_related("recorded_by")[:200])
     for event in history:
         event.display = with_names(event.summary or event.type, seats)
-    for name in ("error",):
-        if extra.get(name):
-            extra[name] = with_names(extra[name], seats)
+    if extra.get("error"):
+        extra["error"] = with_names(extra["error"], seats)
     if extra.get("stale"):
         extra["stale"] = [with_names(line, seats) for line in extra["stale"]]
     return {
@@ -143,7 +143,7 @@ def _pad_context(request: HttpRequest, game: Game, **extra) -> dict:
         "info": info,
         "game_name": info.name(_lang()),
         "seats": seats,
-        "names": {seat.key: seat.name for seat in seats},
+        "names": games.names_of(seats),
         "state": game.snapshot,
         "pad_template": select_template(
             [f"scoring/pads/{game.game_key}.html", "scoring/pads/_generic.html"]
@@ -157,13 +157,15 @@ def _pad_context(request: HttpRequest, game: Game, **extra) -> dict:
         "history": history,
         "pot_ore": _pot_balance(game),
         "pad_css": _pad_css(game.game_key),
-        **games.pad_context(game, game.snapshot),
+        **games.pad_context(game, game.snapshot, seats),
         **extra,
     }
 
 
+@functools.cache
 def _pad_css(game_key: str) -> str | None:
-    """A game's own pad styles, ``static/css/pads/<game>.css``, when it has any."""
+    """A game's own pad styles, ``static/css/pads/<game>.css``, when it has any (looked up once
+    per game: the static files do not change while the server runs)."""
     path = f"css/pads/{game_key}.css"
     return path if finders.find(path) else None
 

@@ -11,6 +11,7 @@ come back as a message next to the form; nothing is stored.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import pkgutil
 from dataclasses import dataclass
@@ -21,14 +22,16 @@ from django.utils.translation import get_language
 from engine.cards import FULL_DECK, Suit
 
 
-def modules() -> list[ModuleType]:
-    """Every calculator module, in the order of the game registry (then by name)."""
+@functools.cache
+def modules() -> tuple[ModuleType, ...]:
+    """Every calculator module, in the order of the game registry (then by name); the package
+    is scanned once."""
     from engine.registry import GAME_MODULES  # noqa: PLC0415
 
     names = [m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_")]
     order = {key: i for i, key in enumerate(GAME_MODULES)}
     names.sort(key=lambda name: (order.get(name, len(order)), name))
-    return [importlib.import_module(f"{__name__}.{name}") for name in names]
+    return tuple(importlib.import_module(f"{__name__}.{name}") for name in names)
 
 
 def urlpatterns() -> list:

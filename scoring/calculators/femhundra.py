@@ -16,7 +16,7 @@ from django.views.decorators.http import require_GET
 
 from engine import femhundra
 from engine.errors import EngineError
-from scoring.games.femhundra import bid_rows, contract_name
+from scoring.games.femhundra import bid_rows, contract_name, misere_cells
 from scoring.messages import engine_message
 
 
@@ -66,10 +66,7 @@ def deal_outcome(contract: str, players: int, taken: int, one_round: bool) -> di
 def femhundra_deal(request: HttpRequest) -> HttpResponse:
     context: dict = {
         "bid_rows": bid_rows(),
-        "misere": [
-            {"contract": c, "name": contract_name(c), "value": femhundra.bid_value(c)}
-            for c in (femhundra.MISERE, femhundra.OPEN_MISERE)
-        ],
+        "misere": misere_cells(),
         "trick_choices": list(range(femhundra.TRICKS + 1)),
         "player_choices": list(range(femhundra.MIN_PLAYERS, femhundra.MAX_PLAYERS + 1)),
         "chosen": request.GET.get("contract", ""),

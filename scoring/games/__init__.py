@@ -2,19 +2,22 @@
 
 A game's module may define:
 
-- ``pad_context(game, state) -> dict``: what its pad template needs beyond the snapshot
-  (``state`` is ``game.snapshot``, a dict), e.g. the choices for a points grid;
+- ``pad_context(game, state, seats) -> dict``: what its pad template needs beyond the snapshot
+  (``state`` is ``game.snapshot``, a dict; ``seats`` the game's seats in order, as the view
+  already loaded them, so a hook runs no query of its own for names), e.g. the choices for a
+  points grid;
 - ``start_setup(club) -> dict``: engine arguments fixed when a game starts besides players,
   rules and first dealer (e.g. the outstanding betar of the club's Polskt pass), passed to
   ``new_game`` as keywords and stored in ``Game.setup`` so that replays never change.
 
 A game without a module gets nothing extra. Keeping these here means a game's pad never touches
-``scoring/views.py``.
+``scoring/views.py``. The helpers below are shared by the hooks.
 """
 
 from __future__ import annotations
 
 import importlib
+from collections.abc import Iterable
 from types import ModuleType
 from typing import Any
 
@@ -28,13 +31,25 @@ def module_for(game_key: str) -> ModuleType | None:
         raise
 
 
-def pad_context(game, state: dict) -> dict[str, Any]:
+def pad_context(game, state: dict, seats: list) -> dict[str, Any]:
     module = module_for(game.game_key)
     hook = getattr(module, "pad_context", None)
-    return hook(game, state) if hook else {}
+    return hook(game, state, seats) if hook else {}
 
 
 def start_setup(club, game_key: str) -> dict[str, Any]:
     module = module_for(game_key)
     hook = getattr(module, "start_setup", None)
     return hook(club) if hook else {}
+
+
+def names_of(seats: Iterable) -> dict[str, str]:
+    """Each seat's player name by seat key (``s0`` → ``Anna Berg``)."""
+    return {seat.key: seat.name for seat in seats}
+
+
+def short_names(names: dict[str, str]) -> dict[str, str]:
+    """First names, unless two players share one: then the full names."""
+    first = {key: name.split()[0] if name.split() else name for key, name in names.items()}
+    taken = list(first.values())
+    return {key: first[key] if taken.count(first[key]) == 1 else names[key] for key in names}

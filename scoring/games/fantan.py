@@ -4,7 +4,7 @@ for chips, the cards left as tap choices, the game's placement points in large t
 from __future__ import annotations
 
 from engine import fantan
-from scoring.games.kasino import short_names
+from scoring.games import names_of, short_names
 
 
 def _hand_sizes(state: dict) -> dict[str, int]:
@@ -12,8 +12,8 @@ def _hand_sizes(state: dict) -> dict[str, int]:
     return fantan.hand_sizes(shape)
 
 
-def pad_context(game, state: dict) -> dict:
-    names = {seat.key: seat.name for seat in game.seats.all()}
+def pad_context(game, state: dict, seats: list) -> dict:
+    names = names_of(seats)
     short = short_names(names)
     out = state["out"]
     sizes = _hand_sizes(state)

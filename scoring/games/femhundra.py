@@ -10,6 +10,8 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 
 from engine import femhundra
+from engine.base import clockwise
+from scoring.games import names_of
 
 RED = {"H", "D"}
 # Opponents gain at most 100 a deal (ten tricks), so equal totals over 500 in a deal where the
@@ -53,8 +55,20 @@ def bid_rows() -> list[dict]:
     return rows
 
 
-def pad_context(game, state: dict) -> dict:
-    names = {seat.key: seat.name for seat in game.seats.all()}
+def misere_cells(players: int = 3) -> list[dict]:
+    """Misère and open misère as picker cells (open misère is worth less with four players)."""
+    return [
+        {
+            "contract": contract,
+            "name": contract_name(contract),
+            "value": femhundra.bid_value(contract, players),
+        }
+        for contract in (femhundra.MISERE, femhundra.OPEN_MISERE)
+    ]
+
+
+def pad_context(game, state: dict, seats: list) -> dict:
+    names = names_of(seats)
     players = state["players"]
     count = len(players)
     seat_of = {player: seat for seat, player in enumerate(players)}
@@ -71,9 +85,7 @@ def pad_context(game, state: dict) -> dict:
         }
 
     # The auction and the play go clockwise from förhand, the dealer's left.
-    order = [state["forhand"]]
-    while len(order) < count:
-        order.append(players[(seat_of[order[-1]] + 1) % count])
+    order = clockwise(players, state["forhand"], players)
     # Who scores together: the two sides with four players, else each player alone.
     groups = femhundra.teams(count)
     columns = [
@@ -112,16 +124,6 @@ def pad_context(game, state: dict) -> dict:
         for row in reversed(state["sheet"])
     ]
     high = [c for c in columns if c["score"] >= FIRST_TO_500_FROM]
-    misere = []
-    if rules.misere:
-        misere = [
-            {
-                "contract": contract,
-                "name": contract_name(contract),
-                "value": femhundra.bid_value(contract, count),
-            }
-            for contract in (femhundra.MISERE, femhundra.OPEN_MISERE)
-        ]
     return {
         "fh": {
             "order": [person(p) for p in order],
@@ -134,7 +136,7 @@ def pad_context(game, state: dict) -> dict:
                 (femhundra.TRUMP_LABELS[t] if t != "NT" else _("NT"), t in RED)
                 for t in femhundra.TRUMPS
             ],
-            "misere": misere,
+            "misere": misere_cells(count) if rules.misere else [],
             "tricks": list(range(femhundra.TRICKS + 1)),
             "deal_number": len(state["sheet"]) + 1,
             "dealer": names.get(state["dealer"], state["dealer"]),

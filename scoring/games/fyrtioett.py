@@ -8,10 +8,12 @@ so this hook turns them into one small dict per player and per sheet cell.
 from __future__ import annotations
 
 from engine import fyrtioett
+from engine.base import clockwise
+from scoring.games import names_of
 
 
-def pad_context(game, state: dict) -> dict:
-    names = {seat.key: seat.name for seat in game.seats.all()}
+def pad_context(game, state: dict, seats: list) -> dict:
+    names = names_of(seats)
     players = state["players"]
     seat_of = {player: seat for seat, player in enumerate(players)}
     teams = state.get("teams") or {p: seat % 2 for seat, p in enumerate(players)}
@@ -26,10 +28,9 @@ def pad_context(game, state: dict) -> dict:
             "forhand": player == state["forhand"],
         }
 
-    # Bidding goes counter-clockwise from förhand (F5): seat by seat to the right.
-    order = [state["forhand"]]
-    while len(order) < len(players):
-        order.append(players[(seat_of[order[-1]] - 1) % len(players)])
+    # Bidding goes counter-clockwise from förhand (F5): seat by seat to the right, which is
+    # clockwise in the seats taken backwards.
+    order = clockwise(players[::-1], state["forhand"], players)
     columns = [seat for side in fyrtioett.SIDES for seat in side]  # partners next to each other
     sides = [
         {
@@ -65,7 +66,7 @@ def pad_context(game, state: dict) -> dict:
             "sheet": sheet,
             "deal_number": len(state["sheet"]) + 1,
             "dealer": names.get(state["dealer"], state["dealer"]),
-            "bids": [(n, fyrtioett.bid_worth(n)) for n in range(low, fyrtioett.TRICKS + 1)],
+            "bids": list(range(low, fyrtioett.TRICKS + 1)),
             "tricks": list(range(fyrtioett.TRICKS + 1)),
             "target": fyrtioett.TARGET,
             "min_worth": fyrtioett.MIN_WORTH,

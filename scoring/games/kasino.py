@@ -8,17 +8,11 @@ side; the engine credits the side). Tabbar are per player either way, for the le
 from __future__ import annotations
 
 from engine import kasino
+from scoring.games import names_of, short_names
 
 
-def short_names(names: dict[str, str]) -> dict[str, str]:
-    """First names, unless two players share one: then the full names."""
-    first = {key: name.split()[0] if name.split() else name for key, name in names.items()}
-    taken = list(first.values())
-    return {key: first[key] if taken.count(first[key]) == 1 else names[key] for key in names}
-
-
-def pad_context(game, state: dict) -> dict:
-    names = {seat.key: seat.name for seat in game.seats.all()}
+def pad_context(game, state: dict, seats: list) -> dict:
+    names = names_of(seats)
     short = short_names(names)
     winners = set(state["winners"])
     sides = [

@@ -8,8 +8,9 @@ engine refuses anything else with a message, so these are a convenience, not the
 
 from __future__ import annotations
 
+from engine.base import clockwise
 from engine.cards import KilleRank
-from engine.kille import clockwise
+from scoring.games import names_of
 from scoring.recording import with_names
 
 # Short faces for the card grid (7 columns on a phone); the full name goes in the label.
@@ -44,9 +45,8 @@ def _actions(state: dict, key: str) -> list[str]:
     return []
 
 
-def pad_context(game, state: dict) -> dict:
-    seats = list(game.seats.all())
-    names = {seat.key: seat.name for seat in seats}
+def pad_context(game, state: dict, seats: list) -> dict:
+    names = names_of(seats)
     calls = dict(state.get("calls", []))
     rows = [
         {

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from scoring.games import names_of
 from scoring.games.kille import KILLE_CARDS
 from scoring.recording import with_names
 
@@ -16,9 +17,8 @@ def _actions(state: dict, key: str, still_in: bool) -> list[str]:
     return []
 
 
-def pad_context(game, state: dict) -> dict:
-    seats = list(game.seats.all())
-    names = {seat.key: seat.name for seat in seats}
+def pad_context(game, state: dict, seats: list) -> dict:
+    names = names_of(seats)
     limit = state["rules"]["limit"]
     out = state.get("out", [])
     calls = dict(state.get("calls", []))

@@ -8,13 +8,15 @@ them into one small dict per player and per sheet cell.
 from __future__ import annotations
 
 from engine import nittionio
+from engine.base import clockwise
+from scoring.games import names_of
 
 SUITS = (("♦", 0, False), ("♠", 1, False), ("♥", 2, True), ("♣", 3, False))
 TRUMP_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣", "NT": "NT"}
 
 
-def pad_context(game, state: dict) -> dict:
-    names = {seat.key: seat.name for seat in game.seats.all()}
+def pad_context(game, state: dict, seats: list) -> dict:
+    names = names_of(seats)
     players = state["players"]
     seat_of = {player: seat for seat, player in enumerate(players)}
     variant = state["rules"]["variant"]
@@ -34,9 +36,7 @@ def pad_context(game, state: dict) -> dict:
         }
 
     # Calls and the first lead go clockwise from förhand, the dealer's left (N5).
-    order = [state["forhand"]]
-    while len(order) < len(players):
-        order.append(players[(seat_of[order[-1]] + 1) % len(players)])
+    order = clockwise(players, state["forhand"], players)
     sheet = [
         {
             "number": row["number"],

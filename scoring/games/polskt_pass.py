@@ -16,6 +16,7 @@ import json
 
 from club.models import Account, AccountKind
 from engine import polskt_pass as engine
+from scoring.games import names_of
 from scoring.models import Game, GameStatus
 
 BET_PREFIX = f"bet:{engine.KEY}:"
@@ -53,7 +54,7 @@ def _owners(club, wanted: set[int]) -> dict[int, list[str]]:
         .prefetch_related("seats__member")[:_OWNER_SEARCH_DEPTH]
     )
     for game in games:
-        names = {seat.key: seat.name for seat in game.seats.all()}
+        names = names_of(game.seats.all())
         for bet in (game.snapshot or {}).get("betar", []):
             bet_id = bet.get("id")
             if bet_id in wanted and bet_id not in found:
@@ -78,11 +79,10 @@ def _payload(**fields) -> str:
     return json.dumps(fields, ensure_ascii=False)
 
 
-def pad_context(game, state: dict) -> dict:
+def pad_context(game, state: dict, seats: list) -> dict:
     if not state.get("players"):
         return {}
-    seats = list(game.seats.all())
-    names = {seat.key: seat.name for seat in seats}
+    names = names_of(seats)
     by_key = {seat.key: seat for seat in seats}
     players = state["players"]
     current = state.get("current") or None

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from engine import president
+from scoring.games import names_of
 
 
-def pad_context(game, state: dict) -> dict:
-    names = {seat.key: seat.name for seat in game.seats.all()}
+def pad_context(game, state: dict, seats: list) -> dict:
+    names = names_of(seats)
     rules = state["rules"]
     players = state["players"]
     points = president.placement_points(len(players), trouduc=rules["trouduc"])
@@ -48,5 +49,4 @@ def pad_context(game, state: dict) -> dict:
         "pr_last_tap": len(pending) == len(players) - 2,
         "pr_points_now": points[len(pending)],
         "pr_sheet": sheet,
-        "pr_names": names,
     }

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from engine import stopp
+from scoring.games import names_of
 
 
-def pad_context(game, state: dict) -> dict:
-    names = {seat.key: seat.name for seat in game.seats.all()}
+def pad_context(game, state: dict, seats: list) -> dict:
+    names = names_of(seats)
     active = state.get("active", [])
     board = [
         {

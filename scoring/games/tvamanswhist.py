@@ -9,11 +9,11 @@ point per early trick, 2 per late) asks for the first player's early and late tr
 from __future__ import annotations
 
 from engine import tvamanswhist
-from scoring.games.kasino import short_names
+from scoring.games import names_of, short_names
 
 
-def pad_context(game, state: dict) -> dict:
-    names = {seat.key: seat.name for seat in game.seats.all()}
+def pad_context(game, state: dict, seats: list) -> dict:
+    names = names_of(seats)
     short = short_names(names)
     first, second = state["players"]
     rules = state["rules"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.utils.translation import gettext_lazy as _
 
 from engine import vandatta
+from scoring.games import names_of
 
 # Chips per category: 0 up to this many cards (more than that: enter the minus points).
 _CHIPS = {"eights": 5, "aces": 5, "courts": 11, "numbers": 11}
@@ -28,8 +29,8 @@ def _rows(decks: int, face_value: bool) -> list[dict]:
     return rows
 
 
-def pad_context(game, state: dict) -> dict:
-    names = {seat.key: seat.name for seat in game.seats.all()}
+def pad_context(game, state: dict, seats: list) -> dict:
+    names = names_of(seats)
     active = state.get("active", [])
     pending = state.get("pending", {})
     board = [

@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.utils.translation import gettext_lazy as _
 
 from engine import whist
+from scoring.games import names_of
 
 VARIANT_NAMES = {
     "short": _("Short whist"),
@@ -15,8 +16,8 @@ VARIANT_NAMES = {
 }
 
 
-def pad_context(game, state: dict) -> dict:
-    names = {seat.key: seat.name for seat in game.seats.all()}
+def pad_context(game, state: dict, seats: list) -> dict:
+    names = names_of(seats)
     short = _first_names(names)
     rules = state["rules"]
     variant = rules["variant"]
