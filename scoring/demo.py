@@ -12,7 +12,6 @@ money conserved, and with fixed seeds it is the same every time.
 
 from __future__ import annotations
 
-import inspect
 import itertools
 import random
 from collections.abc import Callable
@@ -24,7 +23,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from club import league, ledger
-from club.models import Account, AccountKind, Club, GameResult, Member, User
+from club.models import AccountKind, Club, GameResult, Member, User
 from engine import cribbage, fantan, registry
 from engine import kille as kille_engine
 from engine import polskt_pass as pp_engine
@@ -130,7 +129,7 @@ def record_evenings(club: Club, user: User) -> None:
                 players,
                 user,
                 rules=table.rules,
-                setup=start_setup(club, table.key),
+                setup=games.start_setup(club, table.key),
             )
             table_rng = random.Random(f"{SEED}:{week}:{number}:{table.key}")
             _play(game, GENERATORS[table.key](table, table_rng), user)
@@ -138,19 +137,6 @@ def record_evenings(club: Club, user: User) -> None:
     # The results reach the league when the games' transaction commits (recording's
     # ``_record_result``); rebuild the tables once they are all in.
     transaction.on_commit(lambda: league.recompute_club(club))
-
-
-def start_setup(club: Club, key: str) -> dict:
-    """What a game starts with besides its players, as the start page gives it
-    (``scoring.views._setup_for``): the club's pot carried over for a game with one, and the
-    game's own ``start_setup`` (Polskt pass: the outstanding betar)."""
-    info = registry.get(key)
-    setup: dict[str, Any] = {}
-    if "pot_ore" in inspect.signature(info.module.new_game).parameters:
-        pot = Account.objects.filter(club=club, key=f"pot:{key}").first()
-        setup["pot_ore"] = pot.balance_ore if pot else 0
-    setup.update(games.start_setup(club, key))
-    return setup
 
 
 # --- playing a table ---------------------------------------------------------------------------

@@ -63,16 +63,12 @@ def _lang() -> str:
 def _setup_for(
     request: HttpRequest, info: registry.GameInfo, players: int, draw_dealer: bool
 ) -> dict:
-    """Engine arguments fixed at the start: the club's pot carried over from last time, the
-    first dealer (the first seat, or drawn by the app)."""
-    parameters = inspect.signature(info.module.new_game).parameters
-    setup = {}
-    if draw_dealer and "first_dealer" in parameters:
+    """Engine arguments fixed at the start: the first dealer (the first seat, or drawn by the
+    app) and what the club's game starts from (its pot carried over, see
+    ``scoring.games.start_setup``)."""
+    setup = games.start_setup(request.club, info.key)
+    if draw_dealer and "first_dealer" in inspect.signature(info.module.new_game).parameters:
         setup["first_dealer"] = f"s{secrets.randbelow(players)}"
-    if "pot_ore" in parameters:
-        pot = Account.objects.filter(club=request.club, key=f"pot:{info.key}").first()
-        setup["pot_ore"] = pot.balance_ore if pot else 0
-    setup.update(games.start_setup(request.club, info.key))
     return setup
 
 

@@ -17,6 +17,7 @@ A game without a module gets nothing extra. Keeping these here means a game's pa
 from __future__ import annotations
 
 import importlib
+import inspect
 from collections.abc import Iterable
 from types import ModuleType
 from typing import Any
@@ -38,9 +39,18 @@ def pad_context(game, state: dict, seats: list) -> dict[str, Any]:
 
 
 def start_setup(club, game_key: str) -> dict[str, Any]:
-    module = module_for(game_key)
-    hook = getattr(module, "start_setup", None)
-    return hook(club) if hook else {}
+    """What a new game of this club starts from besides players, rules and first dealer: the
+    club's pot carried over (for a game whose ``new_game`` takes ``pot_ore``), then the game's
+    own hook (Polskt pass: the outstanding betar)."""
+    from club.models import Account  # noqa: PLC0415
+    from engine import registry  # noqa: PLC0415
+
+    setup: dict[str, Any] = {}
+    if "pot_ore" in inspect.signature(registry.get(game_key).module.new_game).parameters:
+        pot = Account.objects.filter(club=club, key=f"pot:{game_key}").first()
+        setup["pot_ore"] = pot.balance_ore if pot else 0
+    hook = getattr(module_for(game_key), "start_setup", None)
+    return setup | (hook(club) if hook else {})
 
 
 def names_of(seats: Iterable) -> dict[str, str]:

@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from club import ledger
 from club.models import Account, AccountKind, Transaction
-from scoring import recording
+from scoring import games, recording
 from scoring.games import polskt_pass as hooks
 from scoring.models import Event, Game
 from tests.conftest import client_for
@@ -28,8 +28,7 @@ def people(club, scorer):
 
 def start(club, people, user, rules=None):
     """Start as the start view does: the club's pot and the hook's betar as setup."""
-    pot = Account.objects.filter(club=club, key="pot:polskt_pass").first()
-    setup = {"pot_ore": pot.balance_ore if pot else 0, **hooks.start_setup(club)}
+    setup = games.start_setup(club, "polskt_pass")
     return recording.start_game(
         club, "polskt_pass", people, user, rules=rules or {"stake_ore": 1000}, setup=setup
     )
