@@ -9,6 +9,13 @@ Design
   and nothing is written.
 - Corrections are reversals: ``reverse()`` posts the negated entries today, in the open period,
   pointing at the original. A transaction is reversed at most once; a reversal is not reversed.
+- Game money has one source of truth, the game's events: a transaction a game posted
+  (``Transaction.is_game_money``) is reversed only by the game's own undo and void, which say
+  so with ``reverse(..., game_recording=True)``. From anywhere else ``reverse`` refuses it, so
+  the books, the game page, the league and the next evening's pot never disagree.
+- Other apps that keep money here add their own consistency checks with ``register_check``;
+  ``manage.py check_ledger`` runs them next to the audit and balance checks (``club`` never
+  imports those apps, they register themselves from ``AppConfig.ready``).
 - ``key`` makes a posting idempotent: the second ``post`` with the same key returns the first
   transaction unchanged (dues per member and period, one game event's money).
 - Balances: ``Account.balance_ore`` for "now" (one row read), the sum of entries up to a date
@@ -24,7 +31,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date as Date
 
@@ -65,10 +72,14 @@ SYSTEM_ACCOUNT_NAMES = {
 }
 
 
+def member_account_key(member_id: int) -> str:
+    return f"member:{member_id}"
+
+
 def member_account(member: Member) -> Account:
     account, _created = Account.objects.get_or_create(
         club_id=member.club_id,
-        key=f"member:{member.pk}",
+        key=member_account_key(member.pk),
         defaults={"kind": AccountKind.MEMBER, "name": member.name, "member": member},
     )
     return account
@@ -218,8 +229,17 @@ def _write_entries(tx: Transaction, legs: Sequence[tuple[Account, int]]) -> None
 
 
 @transaction.atomic
-def reverse(tx: Transaction, reason: str, by: User | None) -> Transaction:
-    """Post the negated entries today, pointing at ``tx``. Once per transaction."""
+def reverse(
+    tx: Transaction, reason: str, by: User | None, *, game_recording: bool = False
+) -> Transaction:
+    """Post the negated entries today, pointing at ``tx``. Once per transaction.
+
+    A game's money is reversed only by the game (its undo and void pass ``game_recording``),
+    and the game only reverses its own money."""
+    if tx.is_game_money and not game_recording:
+        raise LedgerError(game_money_refusal(tx), code="game_money")
+    if game_recording and not tx.is_game_money:
+        raise LedgerError(_("A game reverses only its own money."), code="not_game_money")
     reason = (reason or "").strip()
     if not reason:
         raise LedgerError(_("Say why the transaction is reversed."), code="reason_required")
@@ -245,6 +265,16 @@ def reverse(tx: Transaction, reason: str, by: User | None) -> Transaction:
     _write_entries(reversal, legs)
     _append_audit(tx.club, AuditRecord.Action.REVERSE, by, now, transaction=reversal)
     return reversal
+
+
+def game_money_refusal(tx: Transaction) -> str:
+    """Why the books will not reverse this game's money themselves, and where to go instead."""
+    if tx.game_id is None:
+        return _("This money was moved by a game; only the game can take it back.")
+    return _(
+        "This money belongs to game #%(id)s. Undo the event or void the game on the game's "
+        "page; the game, the league and the books then change together."
+    ) % {"id": tx.game_id}
 
 
 # --- reading -------------------------------------------------------------------------------
@@ -428,6 +458,29 @@ def verify_audit(club: Club) -> list[str]:
         f"transaction {pk} has no audit record" for pk in unaudited.values_list("pk", flat=True)
     )
     return problems
+
+
+# Checks that apps keeping money in the books add: each takes a club and returns its problems,
+# in words, as verify_audit and verify_balances do.
+BookCheck = Callable[[Club], list[str]]
+_BOOK_CHECKS: list[BookCheck] = []
+
+
+def register_check(check: BookCheck) -> BookCheck:
+    """Have ``manage.py check_ledger`` run ``check(club)`` for every club. Call it from an
+    app's ``AppConfig.ready()``; registering the same function twice runs it once."""
+    if check not in _BOOK_CHECKS:
+        _BOOK_CHECKS.append(check)
+    return check
+
+
+def registered_checks() -> tuple[BookCheck, ...]:
+    return tuple(_BOOK_CHECKS)
+
+
+def verify_registered(club: Club) -> list[str]:
+    """The problems every registered check finds in the club's books."""
+    return [problem for check in _BOOK_CHECKS for problem in check(club)]
 
 
 def verify_balances(club: Club) -> list[str]:

@@ -333,6 +333,11 @@ class Transaction(models.Model):
             return int(parts[1])
         return None
 
+    @property
+    def is_game_money(self) -> bool:
+        """Moved by a game: only the game's undo and void may take it back (club.ledger)."""
+        return self.source == Source.GAME or self.game_id is not None
+
 
 class Entry(models.Model):
     transaction = models.ForeignKey(Transaction, on_delete=models.PROTECT, related_name="entries")

@@ -1,8 +1,26 @@
-"""Games are recorded through the pad; the admin shows them and their events read-only."""
+"""Games are recorded through the pad; the admin shows them and their events read-only.
+
+A game's events are the one source of truth for its money (``scoring.audit``): changing a
+game's rules, seats or events here would change what the engine says the game moved while the
+books keep what was posted. Corrections are undo and void, on the game's page.
+"""
 
 from django.contrib import admin
 
 from scoring.models import Event, Game, Seat
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Written by scoring.recording only; the admin may look, never touch."""
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
 
 
 class SeatInline(admin.TabularInline):
@@ -11,30 +29,26 @@ class SeatInline(admin.TabularInline):
     readonly_fields = ["position", "member", "guest_name"]
     can_delete = False
 
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
+class GameAdmin(ReadOnlyAdmin):
     list_display = ["id", "club", "game_key", "status", "seq", "started_at", "finished_at"]
     list_filter = ["club", "game_key", "status"]
     list_select_related = ["club"]
-    readonly_fields = ["seq", "snapshot", "setup", "status", "finished_at"]
     inlines = [SeatInline]
 
 
 @admin.register(Seat)
-class SeatAdmin(admin.ModelAdmin):
+class SeatAdmin(ReadOnlyAdmin):
     list_display = ["game", "position", "member", "guest_name"]
     list_select_related = ["game", "member"]
 
 
 @admin.register(Event)
-class EventAdmin(admin.ModelAdmin):
+class EventAdmin(ReadOnlyAdmin):
     list_display = ["game", "seq", "type", "summary", "recorded_by", "created_at"]
     list_filter = ["type"]
     list_select_related = ["game", "recorded_by"]
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False

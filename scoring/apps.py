@@ -5,3 +5,10 @@ from django.utils.translation import gettext_lazy as _
 class ScoringConfig(AppConfig):
     name = "scoring"
     verbose_name = _("Scoring")
+
+    def ready(self) -> None:
+        from club import ledger
+        from scoring import audit
+
+        # check_ledger verifies that the books hold what the games say (club never imports us).
+        ledger.register_check(audit.check_game_money)

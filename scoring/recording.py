@@ -13,7 +13,10 @@ Appending an event is one database transaction:
 6. when the game finishes, push the result to ``club.league`` after commit.
 
 Undo appends an ``undo`` event that cancels the last effective event: the state is replayed
-without it and its money is reversed. Voiding (admin) reverses all of a game's money.
+without it and its money is reversed. Voiding (admin) reverses all of a game's money. These two
+are the only ways to take a game's money back: ``club.ledger.reverse`` refuses a game's
+transaction unless called from here with ``game_recording=True``, so the events stay the one
+source of truth (``scoring.audit`` checks that the books agree with them).
 
 Player keys in the engine are the seats' ``s0``, ``s1`` …; pots are ``pot`` and ``bet:<n>``,
 mapped to the club's pot accounts for that game. A guest has no account: a guest's money goes
@@ -340,11 +343,27 @@ def _record_result(game_id: int) -> None:
 # --- money ---------------------------------------------------------------------------------
 
 
+def account_key(game: Game, key: str, seats: dict[str, Seat]) -> str:
+    """The key of the club's ledger account that the engine's ``key`` stands for in this game
+    (``seats`` by seat key). The one mapping, for posting and for ``scoring.audit``."""
+    if key in seats:
+        seat = seats[key]
+        if seat.member_id:
+            return ledger.member_account_key(seat.member_id)
+        return AccountKind.CASH.value
+    if key == "pot":
+        return f"pot:{game.game_key}"
+    if key.startswith("bet:"):
+        return f"bet:{game.game_key}:{key[4:]}"
+    raise EventRefused(_("The engine named an unknown account %(key)s.") % {"key": key})
+
+
 def _accounts_for(game: Game, keys: set[str]) -> dict[str, Account]:
     seats = {seat.key: seat for seat in game.seats.select_related("member")}
     info = registry.get(game.game_key)
     accounts: dict[str, Account] = {}
     for key in keys:
+        ledger_key = account_key(game, key, seats)
         if key in seats:
             seat = seats[key]
             accounts[key] = (
@@ -354,16 +373,14 @@ def _accounts_for(game: Game, keys: set[str]) -> dict[str, Account]:
             )
         elif key == "pot":
             accounts[key] = ledger.pot_account(
-                game.club, f"pot:{game.game_key}", _("Pot: %(game)s") % {"game": info.name()}
-            )
-        elif key.startswith("bet:"):
-            accounts[key] = ledger.bet_account(
-                game.club,
-                f"bet:{game.game_key}:{key[4:]}",
-                _("Bet %(n)s: %(game)s") % {"n": key[4:], "game": info.name()},
+                game.club, ledger_key, _("Pot: %(game)s") % {"game": info.name()}
             )
         else:
-            raise EventRefused(_("The engine named an unknown account %(key)s.") % {"key": key})
+            accounts[key] = ledger.bet_account(
+                game.club,
+                ledger_key,
+                _("Bet %(n)s: %(game)s") % {"n": key[4:], "game": info.name()},
+            )
     return accounts
 
 
@@ -429,7 +446,12 @@ def undo_last(
             raise EventRefused(_("There is nothing to undo."), code="nothing")
         target = effective[-1]
         if target.money_id:
-            ledger.reverse(target.money, _("Undo in game #%(id)s") % {"id": game.pk}, by)
+            ledger.reverse(
+                target.money,
+                _("Undo in game #%(id)s") % {"id": game.pk},
+                by,
+                game_recording=True,
+            )
         event = Event.objects.create(
             game=game,
             seq=game.seq + 1,
@@ -454,7 +476,7 @@ def void_game(game: Game, reason: str, by: User | None) -> Game:
     reason = reason.strip() or _("Voided")
     for event in effective_events(list(game.events.select_related("money").order_by("seq"))):
         if event.money_id:
-            ledger.reverse(event.money, reason, by)
+            ledger.reverse(event.money, reason, by, game_recording=True)
     game.status = GameStatus.VOIDED
     game.save(update_fields=["status"])
     transaction.on_commit(lambda: league.remove_results(game.ref))

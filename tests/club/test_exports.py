@@ -46,7 +46,8 @@ def books(club):
             club, [(anna, -1250), (bo, -1250), (pot, 2500)], "Kille; insats", Source.GAME, None
         )
     with time_machine.travel("2026-04-01 20:00 +0200"):
-        ledger.reverse(game, "Fel spel", None)
+        # As the game's void does: game money is reversed only by the game.
+        ledger.reverse(game, "Fel spel", None, game_recording=True)
     return {"anna": anna, "bo": bo, "pot": pot, "cash": cash, "game": game}
 
 

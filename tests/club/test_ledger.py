@@ -88,14 +88,14 @@ def test_an_account_with_money_cannot_be_closed(club, books):
 def test_a_reversal_restores_every_balance_and_happens_once(club, books):
     tx = ledger.post(
         club,
-        [(books["anna"], -300), (books["bo"], -200), (books["pot"], 500)],
-        "Två insatser",
-        Source.GAME,
+        [(books["anna"], -300), (books["bo"], -200), (books["cash"], 500)],
+        "Två inbetalningar",
+        Source.MANUAL,
         None,
     )
     reversal = ledger.reverse(tx, "fel spelare", books["by"])
     assert reversal.reverses == tx
-    for name in ("anna", "bo", "pot"):
+    for name in ("anna", "bo", "cash"):
         assert ledger.balance(books[name]) == 0
     with pytest.raises(LedgerError) as excinfo:
         ledger.reverse(tx, "igen", books["by"])
@@ -103,6 +103,45 @@ def test_a_reversal_restores_every_balance_and_happens_once(club, books):
     with pytest.raises(LedgerError) as excinfo:
         ledger.reverse(reversal, "tillbaka", books["by"])
     assert excinfo.value.code == "reversal"
+
+
+def game_stake(club, books, game_id=17, seq=1):
+    """A stake as scoring.recording posts it for a game's event."""
+    ref = f"game:{game_id}:event:{seq}"
+    legs = ledger.legs_for_transfer(books["anna"], books["pot"], 200)
+    return ledger.post(club, legs, "Kille #17: Anna satsar", Source.GAME, None, key=ref, ref=ref)
+
+
+def test_it_refuses_to_reverse_a_game_transaction(club, books):
+    tx = game_stake(club, books)
+    with pytest.raises(LedgerError) as excinfo:
+        ledger.reverse(tx, "fel spelare", books["by"])
+    assert excinfo.value.code == "game_money"
+    assert "#17" in excinfo.value.message
+    assert Transaction.objects.filter(club=club).count() == 1
+    assert ledger.balance(books["pot"]) == 200
+    assert ledger.verify_audit(club) == []
+    # Game money without a game reference is still the game's.
+    untagged = ledger.post(
+        club, ledger.legs_for_transfer(books["bo"], books["pot"], 100), "x", Source.GAME, None
+    )
+    with pytest.raises(LedgerError) as excinfo:
+        ledger.reverse(untagged, "fel", books["by"])
+    assert excinfo.value.code == "game_money"
+
+
+def test_the_games_own_undo_and_void_may_reverse_its_money_and_nothing_else(club, books):
+    tx = game_stake(club, books)
+    reversal = ledger.reverse(tx, "Ångrat i spel #17", None, game_recording=True)
+    assert reversal.ref == tx.ref == "game:17:event:1"
+    assert ledger.balance(books["pot"]) == 0
+    manual = ledger.post(
+        club, ledger.legs_for_transfer(books["cash"], books["anna"], 500), "In", "manual", None
+    )
+    with pytest.raises(LedgerError) as excinfo:
+        ledger.reverse(manual, "ångra", None, game_recording=True)
+    assert excinfo.value.code == "not_game_money"
+    assert not Transaction.objects.filter(reverses=manual).exists()
 
 
 def test_a_key_makes_a_posting_idempotent(club, books):
@@ -144,7 +183,7 @@ def test_a_closed_period_refuses_postings_and_its_report_never_changes(club, boo
             club, ledger.legs_for_transfer(books["cash"], books["anna"], 1000), "In", "manual", None
         )
         tx = ledger.post(
-            club, ledger.legs_for_transfer(books["anna"], books["pot"], 200), "Insats", "game", None
+            club, ledger.legs_for_transfer(books["anna"], books["bo"], 200), "Lån", "manual", None
         )
     with time_machine.travel("2026-02-02 12:00 +0100"):
         period = ledger.close_period(
@@ -188,9 +227,9 @@ def test_periods_cannot_overlap_or_lie_in_the_future(club, books):
 def test_the_audit_trail_verifies_and_detects_an_edited_row(club, books):
     tx = ledger.post(
         club,
-        ledger.legs_for_transfer(books["anna"], books["pot"], 200),
-        "Insats",
-        "game",
+        ledger.legs_for_transfer(books["anna"], books["bo"], 200),
+        "Lån",
+        "manual",
         books["by"],
     )
     ledger.reverse(tx, "ångra", books["by"])
@@ -352,8 +391,9 @@ def test_the_check_ledger_command_passes_clean_books_and_fails_edited_ones(club,
 
     from django.core.management import CommandError, call_command
 
+    # Not the pot: only games put money there, and no game was played.
     tx = ledger.post(
-        club, ledger.legs_for_transfer(books["anna"], books["pot"], 200), "Insats", "game", None
+        club, ledger.legs_for_transfer(books["anna"], books["bo"], 200), "Lån", "manual", None
     )
     out = StringIO()
     call_command("check_ledger", club=club.slug, stdout=out)
@@ -361,3 +401,30 @@ def test_the_check_ledger_command_passes_clean_books_and_fails_edited_ones(club,
     Entry.objects.filter(transaction=tx, amount_ore=200).update(amount_ore=300)
     with pytest.raises(CommandError, match="problem"):
         call_command("check_ledger", club=club.slug, stdout=StringIO(), stderr=StringIO())
+
+
+def test_check_ledger_runs_the_checks_other_apps_register(club, books, monkeypatch):
+    from io import StringIO
+
+    from django.core.management import CommandError, call_command
+
+    monkeypatch.setattr(ledger, "_BOOK_CHECKS", [])
+    seen = []
+
+    def pot_is_odd(checked_club):
+        seen.append(checked_club)
+        return ["the pot is odd"]
+
+    ledger.register_check(pot_is_odd)
+    ledger.register_check(pot_is_odd)
+    err = StringIO()
+    with pytest.raises(CommandError, match="1 problem"):
+        call_command("check_ledger", club=club.slug, stdout=StringIO(), stderr=err)
+    assert err.getvalue() == f"{club.slug}: the pot is odd\n"
+    assert seen == [club]
+
+
+def test_scoring_registers_its_check_of_the_games_money():
+    from scoring import audit
+
+    assert audit.check_game_money in ledger.registered_checks()

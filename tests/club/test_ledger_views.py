@@ -91,6 +91,34 @@ def test_a_reversal_needs_a_reason_and_restores_balances(treasurer_client, club,
     assert "Fel person" in page
 
 
+def test_a_game_transaction_links_to_its_game_and_cannot_be_reversed_from_the_books(
+    treasurer_client, club, member, treasurer
+):
+    ref = "game:41:event:3"
+    pot = ledger.pot_account(club, "pot:polskt_pass", "Pott: Polskt pass")
+    tx = ledger.post(
+        club,
+        ledger.legs_for_transfer(pot, ledger.member_account(member), 800),
+        "Polskt pass #41: Maja vann betet",
+        "game",
+        None,
+        key=ref,
+        ref=ref,
+    )
+    page = treasurer_client.get(url(club, "ledger-transaction", tx.pk)).content.decode()
+    assert reverse("scoring:game-detail", args=[club.slug, 41]) in page
+    assert "spel #41" in page
+    assert url(club, "ledger-reverse", tx.pk) not in page
+
+    response = treasurer_client.post(url(club, "ledger-reverse", tx.pk), {"reason": "Fel"})
+    assert response.status_code == 422
+    assert "Ångra händelsen eller makulera spelet" in response.content.decode()
+    assert Transaction.objects.filter(club=club).count() == 1
+    assert ledger.member_account(member).balance_ore == 800
+    assert treasurer_client.post(url(club, "ledger-reverse", tx.pk), {}).status_code == 422
+    assert Transaction.objects.filter(club=club).count() == 1
+
+
 def test_a_member_cannot_post_or_reverse(member_client, club, member, treasurer):
     assert member_client.get(url(club, "ledger-payment")).status_code == 403
     assert member_client.post(url(club, "ledger-transfer"), {}).status_code == 403

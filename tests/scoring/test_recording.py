@@ -88,6 +88,25 @@ def test_undo_cancels_the_last_event_and_reverses_its_money(game, club, scorer):
     assert excinfo.value.code == "nothing"
 
 
+def test_only_the_game_takes_back_its_money_and_its_undo_and_void_still_do(
+    game, club, scorer, admin_member
+):
+    stake = append(game, "stake", {"player": "s0", "amount": 200}, 0, "a").event
+    with pytest.raises(ledger.LedgerError) as excinfo:
+        ledger.reverse(stake.money, "Fel", admin_member.user)
+    assert excinfo.value.code == "game_money"
+    assert not Transaction.objects.filter(reverses=stake.money).exists()
+    assert pot(club).balance_ore == 200
+
+    append(game, "undo", {}, 1, "u")
+    assert Transaction.objects.get(reverses=stake.money).ref == stake.money.ref
+    assert pot(club).balance_ore == 0
+    again = append(game, "stake", {"player": "s1", "amount": 300}, 2, "b").event
+    recording.void_game(game, "Fel bord", admin_member.user)
+    assert Transaction.objects.get(reverses=again.money).ref == again.money.ref
+    assert set(Account.objects.filter(club=club).values_list("balance_ore", flat=True)) == {0}
+
+
 def test_a_finished_game_records_its_result_after_commit(
     game, club, scorer, member, django_capture_on_commit_callbacks
 ):

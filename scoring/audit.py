@@ -1,0 +1,141 @@
+"""Do the books hold what the games say? A check that ``manage.py check_ledger`` runs.
+
+A game's events are the one source of truth for its money: replaying its effective events
+through the engine (``recording._replay_with_nets``) gives what each engine account (``s0``,
+``pot``, ``bet:3`` …) gained or lost, and ``recording.account_key`` names the club account each
+of them stands for. The books hold the postings: every event's money is one transaction with
+the ref ``game:<id>:event:<seq>``, and its reversal (undo, void) carries the same ref. Two
+things must agree:
+
+1. per game and account: the net of all entries whose transaction's ref starts with
+   ``game:<id>:`` (reversals included) equals what the replay moves; a voided game nets zero.
+   A posting edited in the database, or reversed behind the game's back, shows up here;
+2. per pot and bet account (``pot:<game>``, ``bet:<game>:<n>``): its balance equals what the
+   replays of the non-voided games of that game left there. Only games put money into pots
+   and betar, so a stray posting shows up here even if it names no game.
+
+Cost per club: one query for its accounts, one grouped query for the entries of its games'
+transactions (by ref and account), and one each for its games, their seats and their events;
+every game is replayed once, in memory. ``ScoringConfig.ready`` registers ``check_game_money``
+with ``club.ledger.register_check``, since ``club`` never imports ``scoring``.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+
+from django.core.exceptions import ValidationError
+from django.db.models import Prefetch, Sum
+
+from club.models import Account, AccountKind, Club, Entry
+from engine.errors import EngineError
+from scoring import recording
+from scoring.models import Event, Game, GameStatus
+
+_GAME_REF = "game:"
+
+
+def check_game_money(club: Club) -> list[str]:
+    """Every way the club's books disagree with its games, in words (amounts in öre)."""
+    accounts = {account.pk: account for account in Account.objects.filter(club=club)}
+    held = _held_per_game(club, accounts)
+    problems: list[str] = []
+    left_in_pots: dict[str, int] = defaultdict(int)
+    unknown_pots: set[str] = set()  # game keys with a game that no longer replays
+    games = (
+        Game.objects.filter(club=club)
+        .order_by("pk")
+        .prefetch_related("seats", Prefetch("events", queryset=Event.objects.order_by("seq")))
+    )
+    for game in games:
+        label = f"game {game.pk} ({game.game_key}, {game.status})"
+        if game.status == GameStatus.VOIDED:
+            moved: dict[str, int] = {}
+        else:
+            try:
+                moved, in_pots = _moved_by(game)
+            except (EngineError, ValidationError, KeyError) as error:
+                problems.append(f"{label}: its events no longer replay ({_reason(error)})")
+                held.pop(str(game.pk), None)
+                unknown_pots.add(game.game_key)
+                continue
+            for key, amount in in_pots.items():
+                left_in_pots[key] += amount
+        problems.extend(_differences(label, moved, held.pop(str(game.pk), {})))
+    for game_id, amounts in sorted(held.items()):
+        problems.extend(_differences(f"game {game_id} (no such game here)", {}, amounts))
+
+    problems.extend(_pot_differences(accounts.values(), left_in_pots, unknown_pots))
+    return problems
+
+
+def _pot_differences(
+    accounts: Iterable[Account], left: dict[str, int], unknown: set[str]
+) -> list[str]:
+    """Each pot and bet account against what the replayed games left there. Keys are
+    ``pot:<game>`` and ``bet:<game>:<n>``; a pot of a game that does not replay is unknown."""
+    pots = {a.key: a for a in accounts if a.kind in (AccountKind.POT, AccountKind.BET)}
+    problems = []
+    for key in sorted(set(pots) | set(left)):
+        if key.partition(":")[2].partition(":")[0] in unknown:
+            continue
+        expected = left.get(key, 0)
+        if key not in pots:
+            if expected:
+                problems.append(
+                    f"{key}: the games left {expected} öre there, "
+                    "but the club has no such pot or bet account"
+                )
+        elif pots[key].balance_ore != expected:
+            problems.append(
+                f"{key}: the games left {expected} öre there, "
+                f"its balance is {pots[key].balance_ore} öre"
+            )
+    return problems
+
+
+def _held_per_game(club: Club, accounts: dict[int, Account]) -> dict[str, dict[str, int]]:
+    """What the ledger holds per game id (as the ref spells it) and account key, from one
+    grouped query: an event's posting and its reversal share the ref, so they net here."""
+    rows = (
+        Entry.objects.filter(transaction__club=club, transaction__ref__startswith=_GAME_REF)
+        .values_list("transaction__ref", "account_id")
+        .annotate(total=Sum("amount_ore"))
+        .order_by()
+    )
+    held: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for ref, account_id, total in rows:
+        account = accounts.get(account_id)
+        key = account.key if account else f"account #{account_id} of another club"
+        held[ref.split(":")[1]][key] += total
+    return held
+
+
+def _reason(error: Exception) -> str:
+    if isinstance(error, ValidationError):
+        return " ".join(error.messages)
+    return str(error.args[0]) if error.args else type(error).__name__
+
+
+def _moved_by(game: Game) -> tuple[dict[str, int], dict[str, int]]:
+    """What the replay of the game moves, per account key: everything, and pots and betar."""
+    _state, nets = recording._replay_with_nets(game, list(game.events.all()))
+    seats = {seat.key: seat for seat in game.seats.all()}
+    moved: dict[str, int] = defaultdict(int)
+    in_pots: dict[str, int] = defaultdict(int)
+    for engine_key, amount in nets.items():
+        key = recording.account_key(game, engine_key, seats)
+        moved[key] += amount
+        if engine_key == "pot" or engine_key.startswith("bet:"):
+            in_pots[key] += amount
+    return moved, in_pots
+
+
+def _differences(label: str, expected: dict[str, int], actual: dict[str, int]) -> list[str]:
+    return [
+        f"{label}: {key} should hold {expected.get(key, 0)} öre from it, "
+        f"the ledger holds {actual.get(key, 0)} öre"
+        for key in sorted(set(expected) | set(actual))
+        if expected.get(key, 0) != actual.get(key, 0)
+    ]
