@@ -35,8 +35,13 @@ if [ ! -f "$npm_stamp" ]; then
   npm ci --no-audit --no-fund --loglevel=error
   touch "$npm_stamp"
 fi
-mkdir -p static/vendor
+mkdir -p static/vendor/workbox
 cp node_modules/htmx.org/dist/htmx.min.js static/vendor/htmx.min.js
+# The service worker's runtime (templates/pwa/sw.js loads it from here, never from a CDN).
+cp node_modules/workbox-sw/build/workbox-sw.js static/vendor/workbox/
+for module in core routing strategies expiration cacheable-response; do
+  cp "node_modules/workbox-$module/build/workbox-$module.prod.js" static/vendor/workbox/
+done
 
 command -v msgfmt >/dev/null 2>&1 || apt_install gettext
 .venv/bin/python manage.py compilemessages --ignore='.venv/*' --ignore='node_modules/*' -v 0

@@ -27,3 +27,22 @@ function setUpSeatOrder(form) {
 document.addEventListener("DOMContentLoaded", () => {
   document.querySelectorAll("form[data-seat-order]").forEach(setUpSeatOrder);
 });
+
+// The installable app: register the service worker (config/pwa.py). Any page seen signed out
+// (the login page after logging out) empties the worker's copies of pads, so that a shared
+// phone keeps no one's games.
+function setUpServiceWorker() {
+  const url = document.body.dataset.serviceWorker;
+  if (!url || !("serviceWorker" in navigator)) return;
+  navigator.serviceWorker.register(url).catch(() => {
+    // No worker (a private window, an old browser): the app works online as before.
+  });
+  if ("signedOut" in document.body.dataset && window.caches) {
+    caches
+      .keys()
+      .then((names) => names.filter((name) => name.startsWith("protokoll-pads-")))
+      .then((names) => Promise.all(names.map((name) => caches.delete(name))));
+  }
+}
+
+document.addEventListener("DOMContentLoaded", setUpServiceWorker);
