@@ -130,6 +130,7 @@ def _pad_context(request: HttpRequest, game: Game, **extra) -> dict:
     history = list(game.events.order_by("-seq").select_related("recorded_by")[:200])
     for event in history:
         event.display = with_names(event.summary or event.type, seats)
+    undo_what = _undo_what(history)
     if extra.get("error"):
         extra["error"] = with_names(extra["error"], seats)
     if extra.get("stale"):
@@ -148,14 +149,24 @@ def _pad_context(request: HttpRequest, game: Game, **extra) -> dict:
         "can_record": request.member.is_scorer and game.is_open,
         "can_undo": request.member.is_scorer
         and game.status != GameStatus.VOIDED
-        and game.seq > 0
+        and bool(undo_what)
         and not recording.carried_on(game),
         "history": history,
+        "undo_what": undo_what,
         "pot_ore": _pot_balance(game),
         "pad_css": _pad_css(game.game_key),
         **games.pad_context(game, game.snapshot, seats),
         **extra,
     }
+
+
+def _undo_what(history: list) -> str:
+    """What *Undo* takes back, in words: the newest event that counts ("Bo knackar")."""
+    effective = recording.effective_events(list(reversed(history)))
+    if not effective:
+        return ""
+    first, *rest = effective[-1].display.split(" · ")
+    return f"{first} …" if rest else first
 
 
 @functools.cache

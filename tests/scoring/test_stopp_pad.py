@@ -139,3 +139,14 @@ def test_the_help_page_explains_the_scoring_in_both_languages(client, language, 
     page = help_page(client, "stopp", language)
     for word in words:
         assert word in page
+
+
+def test_undo_says_what_it_undoes(scorer_client, game):
+    page = record(scorer_client, game, {"s0": 0, "s1": 3, "s2": 2}).content.decode()
+    deal = Event.objects.get(game=game, seq=1).summary
+    first, rest = deal.split(" · ", 1)
+    assert rest  # the deal's log is "Deal 1 · Bo Ek pays 3 · …"
+    # …and the button names the deal, not the lot.
+    assert f'data-testid="undo">↶ Undo: {first} …</button>' in page
+    page = post_event(scorer_client, game, "undo").content.decode()
+    assert 'data-testid="undo"' not in page  # nothing left to undo
