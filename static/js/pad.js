@@ -76,7 +76,7 @@
   }
 
   function submitButtons(form) {
-    return [...form.querySelectorAll("button:not([type=button]), input[type=submit]")];
+    return [...form.querySelectorAll("button[type=submit], button:not([type]), input[type=submit]")];
   }
 
   function describe(form, submitter) {
@@ -158,17 +158,10 @@
     form.classList.add("has-feedback");
   }
 
-  function reveal(feedback, form) {
-    const buttons = form ? submitButtons(form) : [];
-    if (buttons.length === 1) {
-      buttons[0].scrollIntoView({ block: "end", behavior: "instant" });
-      const top = document.querySelector(".topbar")?.getBoundingClientRect().bottom || 0;
-      if (feedback.getBoundingClientRect().top < top) {
-        feedback.scrollIntoView({ block: "start", behavior: "instant" });
-      }
-    } else {
-      feedback.scrollIntoView({ block: "start", behavior: "instant" });
-    }
+  // The message goes to the top of the screen: the button it sits above is then just below it
+  // (or already in view, where it sticks to the bottom as the bidding pads' tally does).
+  function reveal(feedback) {
+    feedback.scrollIntoView({ block: "start", behavior: "instant" });
     feedback.focus({ preventScroll: true });
   }
 
@@ -253,7 +246,7 @@
       const box = feedback.querySelector(".message") || feedback.appendChild(message("warning"));
       box.append(paragraph(`${say("gone")} ${entry.label}`));
     }
-    reveal(feedback, form);
+    reveal(feedback);
   }
 
   function failed(entry) {
@@ -264,7 +257,7 @@
     if (!feedback) return;
     feedback.replaceChildren(message("error", say("failed")));
     if (form) place(feedback, form);
-    reveal(feedback, form);
+    reveal(feedback);
   }
 
   function settle(entry, response, body) {
@@ -419,7 +412,9 @@
 
   document.addEventListener("htmx:before:swap", (event) => {
     const pad = padEl();
-    carried = isPoll(event) && pad ? { drafts: dirtyForms(pad), seq: Number(pad.dataset.seq) } : null;
+    // Only a poll that brought something (200); htmx also goes through here for a 204.
+    const brought = isPoll(event) && event.detail.ctx?.response?.status === 200;
+    carried = brought && pad ? { drafts: dirtyForms(pad), seq: Number(pad.dataset.seq) } : null;
   });
 
   document.addEventListener("htmx:after:swap", () => {

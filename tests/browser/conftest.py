@@ -141,3 +141,98 @@ def shown(page, selector: str) -> str:
             texts.append(current["name"]["value"])
         todo.extend(nodes[c] for c in current.get("childIds", []) if c in nodes)
     return "".join(texts).strip()
+
+
+# --- Phones of their own and messages in view (tests/browser/test_pad_*.py) ------------------
+
+# A failed load Chromium logs as a console error: what taking a phone offline, or aborting its
+# requests, causes on purpose.
+_NETWORK_FAILURE = re.compile(r"net::ERR_(INTERNET_DISCONNECTED|TIMED_OUT|FAILED|NETWORK_CHANGED)")
+
+
+@pytest.fixture
+def phones(browser):
+    """Open another phone: ``phones()`` gives a page of a browser context of its own (its own
+    login, localStorage and network) at 390×844 in Swedish, e.g. a second scorer at the table.
+
+    Like ``page``, the test fails if a page of the phone logs an error, 409 and 422 answers
+    apart; ``network_failures_ok=True`` also lets through the failed loads a test causes on
+    purpose (offline, aborted requests). ``service_workers="block"`` for a test that routes
+    requests: Playwright's routes do not see what a service worker fetches."""
+    contexts = []
+    errors: list[str] = []
+
+    def watch(page, network_failures_ok: bool) -> None:
+        page.set_default_timeout(10_000)
+        page.on("pageerror", lambda error: errors.append(str(error)))
+
+        def console(message) -> None:
+            text = message.text
+            if message.type != "error" or _EXPECTED_REFUSAL.search(text):
+                return
+            if network_failures_ok and _NETWORK_FAILURE.search(text):
+                return
+            errors.append(text)
+
+        page.on("console", console)
+
+    def open_phone(*, network_failures_ok: bool = False, service_workers: str = "allow"):
+        context = browser.new_context(
+            viewport=PHONE, device_scale_factor=2, locale="sv-SE", service_workers=service_workers
+        )
+        contexts.append(context)
+        # Every page the phone opens is watched, the first and any opened later.
+        context.on("page", lambda page: watch(page, network_failures_ok))
+        return context.new_page()
+
+    yield open_phone
+    for context in contexts:
+        context.close()
+    assert not errors, f"a phone logged errors: {errors}"
+
+
+@pytest.fixture
+def page_offline_ok(phones):
+    """``page``, for a test that takes the phone offline or aborts its requests: the failed loads
+    that causes are not errors of the page. Service workers are blocked so that routes see every
+    request the pad makes."""
+    return phones(network_failures_ok=True, service_workers="block")
+
+
+def assert_in_view(page, locator, *, uncovered: bool = True) -> None:
+    """The element is on the phone's screen: below the sticky top bar and above the fixed tab bar;
+    and, unless told, not covered: what a thumb would hit at the middle of its top and bottom
+    edges is the element, a part of it or what it lies on (not the sticky tally of a bidding pad
+    or the outbox bar)."""
+    box = locator.bounding_box()
+    assert box is not None, "the element is not shown"
+    top = page.locator(".topbar").bounding_box()
+    bottom = page.locator(".tabbar").bounding_box()
+    top_edge = top["y"] + top["height"] if top else 0
+    bottom_edge = bottom["y"] if bottom else PHONE["height"]
+    assert box["height"] > 0
+    assert box["y"] >= top_edge - 1, f"{box} is under the top bar (it ends at {top_edge})"
+    assert box["y"] + box["height"] <= bottom_edge + 1, (
+        f"{box} is below the screen or under the tab bar (it starts at {bottom_edge})"
+    )
+    if not uncovered:
+        return
+    hit = locator.evaluate(
+        """el => {
+             const r = el.getBoundingClientRect();
+             const inset = Math.min(8, r.height / 2);
+             return [r.top + inset, r.bottom - inset].every((y) => {
+               const hit = document.elementFromPoint(r.left + r.width / 2, y);
+               return hit && (el.contains(hit) || hit.contains(el));
+             });
+           }"""
+    )
+    assert hit, "something is drawn over the element"
+
+
+def hold_polls(target) -> None:
+    """The pad's polls from this page (or browser context) go unanswered, as if the phone had
+    not heard back yet. Also for tests not about polls: a poll that meets a tap at the live
+    server can find its in-memory SQLite tables locked (every club page saves the session), and
+    the page gets a 400."""
+    target.route(re.compile(r"/games/\d+/poll/"), lambda route: None)

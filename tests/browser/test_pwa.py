@@ -24,6 +24,12 @@ def game():
     return recording.start_game(club, "stopp", [scorer, *others], scorer.user)
 
 
+@pytest.fixture
+def phone(phones):
+    """A phone that goes offline on purpose (its failed loads are not errors), with the worker."""
+    return phones(network_failures_ok=True)
+
+
 def cached_pad(page) -> str:
     """The worker's copy of this pad ("" while it has none)."""
     return page.evaluate(
@@ -41,7 +47,8 @@ def wait_for_cached_seq(page, seq: int) -> None:
     raise AssertionError(f"the worker never cached the pad at seq {seq}")
 
 
-def test_an_offline_reload_shows_the_last_seen_pad_read_only(page, live_server, game, output_dir):
+def test_an_offline_reload_shows_the_last_seen_pad_read_only(phone, live_server, game, output_dir):
+    page = phone
     open_pad(page, live_server, game, game.created_by.username, PASSWORD)
     assert page.evaluate("navigator.serviceWorker.ready.then((r) => r.active.state)") == (
         "activated"
@@ -68,7 +75,8 @@ def test_an_offline_reload_shows_the_last_seen_pad_read_only(page, live_server, 
     expect(page.get_by_test_id("pad-outbox")).to_be_hidden()
 
 
-def test_another_page_opened_offline_says_so(page, live_server, game):
+def test_another_page_opened_offline_says_so(phone, live_server, game):
+    page = phone
     open_pad(page, live_server, game, game.created_by.username, PASSWORD)
     page.evaluate("navigator.serviceWorker.ready")
     wait_for_cached_seq(page, 0)
