@@ -18,19 +18,28 @@ pots (``"pot"``, ``"bet:3"``). A transfer moves money, so nets are conserved by 
 
 The small pieces several games need live here once: results (``net_by_account``,
 ``placements``, ``ranked``), seating (``seat_players``, ``left_of``, ``right_of``,
-``clockwise``, ``next_in``), reading payloads and rules (``is_whole``, ``check_choices``) and
-money in log lines (``kr``).
+``clockwise``, ``next_in``), reading payloads and rules (``is_whole``, ``check_choices``),
+the bounds on money (``MAX_AMOUNT_ORE`` for a money option, ``check_money``; ``MAX_BALANCE_ORE``
+for a pot carried in, ``check_pot``) and money in log lines (``kr``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
-from engine.errors import IllegalEvent, _
+from engine.errors import IllegalEvent, RulesError, _
 
 POT = "pot"
+
+# Bounds on money. The engine never imports Django, so these are constants: MAX_AMOUNT_ORE is
+# the default of the club-level ceiling (the setting MAX_AMOUNT_ORE, which may only lower it)
+# on any single amount a person chooses — a stake, a unit, a chip; MAX_BALANCE_ORE bounds what
+# an account, a pot or a bet may hold (the ledger refuses a posting beyond it), far below the
+# database's 64-bit integers so that no sum of bounded amounts can overflow them.
+MAX_AMOUNT_ORE = 100_000_000  # 1 000 000 kr
+MAX_BALANCE_ORE = 10**15  # 10 000 000 000 000 kr
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,6 +182,37 @@ def check_choices(rules: Any) -> None:
         value = getattr(rules, name)
         if value not in allowed:
             raise ValueError(f"{name} must be one of {', '.join(allowed)}, not {value!r}")
+
+
+def check_money(rules: Any) -> None:
+    """Refuse a money option (a ``Rules`` field named ``*_ore``: stakes, units, chips) that is not
+    a whole number of öre from 0 to ``MAX_AMOUNT_ORE`` (a ``RulesError``, a ``ValueError`` with a
+    translatable message): call it from ``Rules.__post_init__`` after the game's own checks."""
+    for name in (f.name for f in fields(rules) if f.name.endswith("_ore")):
+        value = getattr(rules, name)
+        if not is_whole(value) or value < 0:
+            raise RulesError(
+                _("{option} must be a whole number of öre, 0 or more, not {value}"),
+                option=name,
+                value=repr(value),
+            )
+        if value > MAX_AMOUNT_ORE:
+            raise RulesError(
+                _("an amount in the rules can be at most {limit}, not {amount}"),
+                option=name,
+                limit=kr(MAX_AMOUNT_ORE),
+                amount=kr(value),
+            )
+
+
+def check_pot(pot_ore: int) -> None:
+    """Refuse a pot or bet carried into a game that is more than any account may hold."""
+    if is_whole(pot_ore) and pot_ore > MAX_BALANCE_ORE:
+        raise IllegalEvent(
+            _("a pot or bet can hold at most {limit}, not {amount}"),
+            limit=kr(MAX_BALANCE_ORE),
+            amount=kr(pot_ore),
+        )
 
 
 def kr(amount_ore: int) -> str:

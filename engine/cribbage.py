@@ -51,7 +51,16 @@ from dataclasses import dataclass, field, replace
 from math import comb
 from typing import NamedTuple
 
-from engine.base import Standing, Transfer, clockwise, is_whole, left_of, placements, seat_players
+from engine.base import (
+    Standing,
+    Transfer,
+    check_money,
+    clockwise,
+    is_whole,
+    left_of,
+    placements,
+    seat_players,
+)
 from engine.cards import JACK, Card, Suit, as_illegal_event, parse_card, require_distinct
 from engine.errors import IllegalEvent, _
 
@@ -486,6 +495,9 @@ class Rules:
         "target": {"sv": "Spela till", "en": "Play to"},
         "stake_ore": {"sv": "Insats per parti", "en": "Stake per game"},
     }
+
+    def __post_init__(self) -> None:
+        check_money(self)
 
 
 @dataclass(frozen=True)

@@ -41,3 +41,7 @@ class CardError(EngineError):
 
 class IllegalEvent(EngineError):
     """An event the rules do not allow in the current state."""
+
+
+class RulesError(EngineError):
+    """A club option (a ``Rules`` value) the rules do not allow, e.g. a stake above the bound."""

@@ -41,6 +41,7 @@ from engine.base import (
     Standing,
     Transfer,
     check_choices,
+    check_money,
     clockwise,
     is_whole,
     left_of,
@@ -94,6 +95,7 @@ class Rules:
             raise ValueError(f"deals must be at least 1, not {self.deals}")
         if self.chip_ore < 0:
             raise ValueError(f"chip_ore cannot be negative ({self.chip_ore})")
+        check_money(self)
 
 
 @dataclass(frozen=True)

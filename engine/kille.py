@@ -67,6 +67,8 @@ from engine.base import (
     POT,
     Standing,
     Transfer,
+    check_money,
+    check_pot,
     clockwise,
     is_whole,
     kr,
@@ -124,6 +126,7 @@ class Rules:
             value = getattr(self, name)
             if not is_whole(value) or value < 0:
                 raise ValueError(f"{name} must be a whole number of öre, 0 or more, not {value!r}")
+        check_money(self)
 
 
 @dataclass(frozen=True)
@@ -292,6 +295,7 @@ def settle_showing(
         )
     if not is_whole(pot_ore) or pot_ore < 0:
         raise IllegalEvent(_("the pot cannot be negative or fractional: {pot}"), pot=repr(pot_ore))
+    check_pot(pot_ore)
     check_copies(ranks.values())
 
     winner = showing_winner(ranks, first, fourth_trick, seats)
@@ -428,6 +432,7 @@ def new_game(
         raise IllegalEvent(
             _("the pot cannot start negative or fractional: {pot}"), pot=repr(pot_ore)
         )
+    check_pot(pot_ore)
     needs_ante = pot_ore == 0 or rules.opening_stake_each_evening
     forhand = left_of(seated, dealer)
     state = State(

@@ -56,6 +56,8 @@ from engine.base import (
     POT,
     Standing,
     Transfer,
+    check_money,
+    check_pot,
     clockwise,
     is_whole,
     kr,
@@ -126,6 +128,7 @@ class Rules:
             raise ValueError(f"bet_size must be one of {', '.join(BET_SIZES)}")
         if not isinstance(self.merge_betar, bool):
             raise ValueError("merge_betar must be true or false")
+        check_money(self)
 
 
 @dataclass(frozen=True)
@@ -367,6 +370,7 @@ def new_game(
         raise IllegalEvent(
             _("the pot carried over must be 0 öre or more, not {pot}"), pot=repr(pot_ore)
         )
+    check_pot(pot_ore)
     carried = _carried_betar(betar)
     highest = max((b.id for b in carried), default=0)
     if next_bet_id is None:
@@ -403,6 +407,7 @@ def _carried_betar(betar: Sequence[Mapping[str, Any]]) -> tuple[Bet, ...]:
                 bet=bet_id,
                 value=repr(amount),
             )
+        check_pot(amount)
         if any(b.id == bet_id for b in result):
             raise IllegalEvent(_("bet {bet} is carried over twice"), bet=bet_id)
         owners = item.get("owners")

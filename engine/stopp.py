@@ -30,8 +30,19 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from engine.base import POT, Standing, Transfer, is_whole, next_in, ranked, seat_players
-from engine.errors import IllegalEvent, _
+from engine.base import (
+    MAX_AMOUNT_ORE,
+    POT,
+    Standing,
+    Transfer,
+    check_money,
+    is_whole,
+    kr,
+    next_in,
+    ranked,
+    seat_players,
+)
+from engine.errors import IllegalEvent, RulesError, _
 
 KEY = "stopp"
 NAMES = {"sv": "Stopp", "en": "Stop"}
@@ -60,6 +71,16 @@ class Rules:
         if self.unit_ore < 0 or (self.real_money and self.unit_ore == 0):
             raise ValueError(
                 f"a unit of real money must be worth at least 1 öre, not {self.unit_ore}"
+            )
+        check_money(self)
+        # A player's whole capital is the most one payment moves (the pot, at the end, holds
+        # the table's): bounded like any single amount a club chooses.
+        worth = self.capital * self.unit_ore if self.real_money else 0
+        if worth > MAX_AMOUNT_ORE:
+            raise RulesError(
+                _("a starting capital worth {amount} is more than the most allowed, {limit}"),
+                amount=kr(worth),
+                limit=kr(MAX_AMOUNT_ORE),
             )
 
 

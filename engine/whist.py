@@ -67,6 +67,7 @@ from typing import Any
 from engine.base import (
     Standing,
     Transfer,
+    check_money,
     is_whole,
     left_of,
     net_by_account,
@@ -170,6 +171,7 @@ class Rules:
             value = getattr(self, name)
             if not is_whole(value) or value < 0:
                 raise ValueError(f"{name} must be a whole number of öre, 0 or more")
+        check_money(self)
 
     @property
     def partnership(self) -> bool:
