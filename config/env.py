@@ -41,3 +41,16 @@ def env_int(name: str, default: int) -> int:
         return int(raw)
     except ValueError:
         raise ImproperlyConfigured(f"{name}={raw!r} is not a whole number") from None
+
+
+def env_secret(name: str, *, debug: bool, development: str, min_length: int = 32) -> str:
+    """A secret that production must set: with DEBUG off a missing or short value stops the
+    app with a message; with DEBUG on it defaults to ``development`` (a fixed laptop value)."""
+    raw = os.environ.get(name, "")
+    if not raw:
+        if not debug:
+            raise ImproperlyConfigured(f"{name} must be set when DEBUG is off")
+        return development
+    if not debug and len(raw) < min_length:
+        raise ImproperlyConfigured(f"{name} must be at least {min_length} characters long")
+    return raw

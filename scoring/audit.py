@@ -18,6 +18,14 @@ Cost per club: one query for its accounts, one grouped query for the entries of 
 transactions (by ref and account), and one each for its games, their seats and their events;
 every game is replayed once, in memory. ``ScoringConfig.ready`` registers ``check_game_money``
 with ``club.ledger.register_check``, since ``club`` never imports ``scoring``.
+
+Are the events still what was recorded? ``check_game_events``, registered the same way. Each
+event, undo included, and each voiding has a record in the club's audit chain, appended in the
+same database transaction (``recording.event_audit_data``: game, seq, type, payload, summary,
+who, when and the money's transaction). ``club.ledger.verify_audit`` checks that no record was
+changed (each is sealed with ``AUDIT_KEY``, which the database does not hold); this check
+compares the records with the rows as they are now: an event edited, deleted or added behind
+the app's back, or a game voided or un-voided in the database, shows. Three queries per club.
 """
 
 from __future__ import annotations
@@ -28,7 +36,8 @@ from collections.abc import Iterable
 from django.core.exceptions import ValidationError
 from django.db.models import Prefetch, Sum
 
-from club.models import Account, AccountKind, Club, Entry
+from club import ledger
+from club.models import Account, AccountKind, AuditRecord, Club, Entry
 from engine.errors import EngineError
 from scoring import recording
 from scoring.models import Event, Game, GameStatus
@@ -139,3 +148,49 @@ def _differences(label: str, expected: dict[str, int], actual: dict[str, int]) -
         for key in sorted(set(expected) | set(actual))
         if expected.get(key, 0) != actual.get(key, 0)
     ]
+
+
+def check_game_events(club: Club) -> list[str]:
+    """Every event and voiding of the club's games against its record in the audit chain."""
+    problems: list[str] = []
+    recorded: dict[str, tuple[int, dict]] = {}
+    actions = (AuditRecord.Action.EVENT, AuditRecord.Action.VOID)
+    for record in ledger.audit_records(club, *actions):
+        if record.subject in recorded:
+            problems.append(
+                f"{record.subject} is recorded twice (records {recorded[record.subject][0]} "
+                f"and {record.seq})"
+            )
+        data = record.data if isinstance(record.data, dict) else {}
+        recorded[record.subject] = (record.seq, data)
+    events = Event.objects.filter(game__club=club).order_by("game_id", "seq")
+    for event in events.iterator(chunk_size=2000):
+        label = f"game {event.game_id} event {event.seq} ({event.type})"
+        seq, data = recorded.pop(f"game:{event.game_id}:event:{event.seq}", (None, None))
+        if seq is None:
+            problems.append(f"{label} has no audit record: it was added behind the app's back")
+        elif (now := recording.event_audit_data(event)) != data:
+            fields = ", ".join(ledger.changed_fields(data, now))
+            problems.append(f"{label} changed since it was recorded in record {seq} ({fields})")
+    voided = Game.objects.filter(club=club, status=GameStatus.VOIDED).values_list("pk", flat=True)
+    for game_id in voided:
+        if recorded.pop(f"game:{game_id}", None) is None:
+            problems.append(f"game {game_id} is voided, but no audit record says it was voided")
+    left = sorted(recorded.values(), key=lambda seq_data: seq_data[0])
+    statuses = dict(
+        Game.objects.filter(
+            club=club, pk__in=[data.get("game") for _seq, data in left]
+        ).values_list("pk", "status")
+    )
+    for seq, data in left:
+        if "seq" in data:
+            problems.append(
+                f"game {data.get('game')} event {data['seq']} ({data.get('type')}), recorded in "
+                f"record {seq}, is gone from the database"
+            )
+        else:
+            status = statuses.get(data.get("game"), "gone from the database")
+            problems.append(
+                f"game {data.get('game')} was voided (record {seq}) but is {status} now"
+            )
+    return problems

@@ -30,7 +30,7 @@ from engine import polskt_pass as pp_engine
 from engine.cards import KILLE_DECK, parse_kille_card
 from engine.errors import EngineError
 from scoring import games, recording
-from scoring.models import Event, Game
+from scoring.models import Game
 
 SEED = 2026
 EVENINGS = 3
@@ -132,8 +132,9 @@ def record_evenings(club: Club, user: User) -> None:
                 setup=games.start_setup(club, table.key),
             )
             table_rng = random.Random(f"{SEED}:{week}:{number}:{table.key}")
-            _play(game, GENERATORS[table.key](table, table_rng), user)
-            _backdate(game, evening + timedelta(hours=table.start), timedelta(hours=table.hours))
+            when, hours = evening + timedelta(hours=table.start), timedelta(hours=table.hours)
+            _play(game, GENERATORS[table.key](table, table_rng), user, when, hours)
+            _backdate(game, when, hours)
     # The results reach the league when the games' transaction commits (recording's
     # ``_record_result``); rebuild the tables once they are all in.
     transaction.on_commit(lambda: league.recompute_club(club))
@@ -157,37 +158,48 @@ class Generator:
         """Called when the engine refused a proposal; the next proposal is another try."""
 
 
-def _play(game: Game, generator: Generator, user: User) -> None:
-    """Record proposed events until the game is over. Each proposal is tried on the engine
-    first (it is pure and cheap), so only accepted events reach the recording path."""
-    module = registry.get(game.game_key).module
-    state, nets = recording.current_state(game)
+def _play(
+    game: Game, generator: Generator, user: User, when: datetime, duration: timedelta
+) -> None:
+    """Record the game's events, spread over the time the table played (``when`` onwards).
+
+    The generator plays the game on the engine first (it is pure and cheap), so the number of
+    events, and with it each event's time, is known before the first one is recorded: events
+    are sealed in the audit trail as recorded, so their times are never moved afterwards."""
+    events = _rehearse(game, generator)
+    step = duration / max(len(events), 1)
+    _state, nets = recording.current_state(game)
     seq = game.seq
+    for index, event in enumerate(events, start=1):
+        payload = {k: v for k, v in event.items() if k != "type"}
+        result = recording.append_event(
+            game,
+            event["type"],
+            payload,
+            expected_seq=seq,
+            idempotency_key=f"demo-{game.pk}-{seq}",
+            by=user,
+            at=when + step * index,
+        )
+        seq = result.event.seq
+        nets = _keep_cached(game, seq, result.state, nets)
+
+
+def _rehearse(game: Game, generator: Generator) -> list[dict]:
+    """The events the generator's proposals make on the engine until the game is over."""
+    module = registry.get(game.game_key).module
+    state, _nets = recording.current_state(game)
+    accepted = []
     for _attempt in range(MAX_EVENTS):
         if state.finished:
-            return
+            return accepted
         event = generator.propose(state)
         try:
-            module.apply(state, event)
+            state = module.apply(state, event)
         except EngineError as error:
             generator.refused(event, error)
             continue
-        payload = {k: v for k, v in event.items() if k != "type"}
-        try:
-            result = recording.append_event(
-                game,
-                event["type"],
-                payload,
-                expected_seq=seq,
-                idempotency_key=f"demo-{game.pk}-{seq}",
-                by=user,
-            )
-        except recording.EventRefused as error:
-            generator.refused(event, error)
-            continue
-        seq = result.event.seq
-        state = result.state
-        nets = _keep_cached(game, seq, state, nets)
+        accepted.append(event)
         generator.accepted(event, state)
     raise RuntimeError(f"the demo {game.game_key} game #{game.pk} did not finish")
 
@@ -203,15 +215,10 @@ def _keep_cached(game: Game, seq: int, state, nets: dict[str, int]) -> dict[str,
 
 
 def _backdate(game: Game, when: datetime, duration: timedelta) -> None:
-    """Demo games happened on earlier evenings: move their times (and results) back, the
-    events spread over the time the table played."""
+    """Demo games happened on earlier evenings: move their times (and results) back (the
+    events were recorded at their times, see ``_play``)."""
     finished = when + duration
     type(game).objects.filter(pk=game.pk).update(started_at=when, finished_at=finished)
-    events = list(game.events.order_by("seq"))
-    step = duration / max(len(events), 1)
-    for index, event in enumerate(events, start=1):
-        event.created_at = when + step * index
-    Event.objects.bulk_update(events, ["created_at"], batch_size=500)
     GameResult.objects.filter(game_ref=game.ref).update(finished_at=finished)
 
 
