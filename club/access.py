@@ -2,7 +2,8 @@
 
 ``club_view`` resolves the ``club_slug`` URL argument to ``request.club`` and the user's own
 ``request.member``. A user who is not an active member of that club gets 404 (not 403: whether a
-club exists is nobody else's business); a member without the role a page needs gets 403.
+club exists is nobody else's business); a member without the role a page needs gets 403. Who
+has a role is ``Member.can(role)``, the same answer the templates show buttons by.
 """
 
 from __future__ import annotations
@@ -44,11 +45,14 @@ def club_view(role: str | None = None) -> Callable[[Callable[..., HttpResponse]]
         @wraps(view)
         def wrapper(request: HttpRequest, club_slug: str, *args: Any, **kwargs: Any):
             member = get_member(request.user, club_slug)
-            if role is not None and not member.has_role(role):
+            if role is not None and not member.can(role):
                 raise PermissionDenied(_("Your role at this club does not allow this."))
             request.member = member  # type: ignore[attr-defined]
             request.club = member.club  # type: ignore[attr-defined]
-            request.session[CURRENT_CLUB_SESSION_KEY] = member.club.slug
+            # Written only when it changes: a session save on every request is a database
+            # write per poll (and two phones polling at once contend for the session row).
+            if request.session.get(CURRENT_CLUB_SESSION_KEY) != member.club.slug:
+                request.session[CURRENT_CLUB_SESSION_KEY] = member.club.slug
             return view(request, *args, **kwargs)
 
         return wrapper

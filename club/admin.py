@@ -119,7 +119,7 @@ class PeriodBalanceAdmin(ReadOnlyAdmin):
 
 @admin.register(AuditRecord)
 class AuditRecordAdmin(ReadOnlyAdmin):
-    list_display = ["club", "seq", "action", "by", "at", "hash"]
+    list_display = ["club", "seq", "action", "subject", "by", "at", "digest"]
     list_filter = ["club", "action"]
     list_select_related = ["club", "by"]
 

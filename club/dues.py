@@ -62,6 +62,11 @@ class DuesRun:
 
 
 def save_plan(club: Club, fee_ore: int, interval: str, active: bool) -> DuesPlan:
+    """Set the club's fee; a fee above the ceiling (``ledger.check_amount``) is refused here,
+    not member by member in the nightly run."""
+    ledger.check_amount(fee_ore)
+    if fee_ore <= 0:
+        raise ValidationError(_("The fee must be more than 0."), code="zero")
     plan, _created = DuesPlan.objects.update_or_create(
         club=club, defaults={"fee_ore": fee_ore, "interval": interval, "active": active}
     )
@@ -116,8 +121,12 @@ def charge_all_dues(today: Date | None = None) -> dict[int, int]:
     result = {}
     for club_id in DuesPlan.objects.filter(active=True).values_list("club_id", flat=True):
         # One posting per member, each its own transaction: a run cut short is completed by
-        # the next one, never doubled.
-        run = charge_dues(Club.objects.get(pk=club_id), today=today)
+        # the next one, never doubled. One club's failure must not stop the others' charges.
+        try:
+            run = charge_dues(Club.objects.get(pk=club_id), today=today)
+        except Exception:
+            log.exception("dues for club %s failed; the other clubs are charged", club_id)
+            continue
         result[club_id] = len(run.charged)
     return result
 

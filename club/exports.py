@@ -9,7 +9,9 @@ CSV
     translation was edited, and a spreadsheet that reads "Belopp (kr)" keeps working. Files
     start with a UTF-8 byte order mark, without which Excel mangles å, ä and ö. Amounts are
     decimal kronor (``-12,50``); balances as people read them (cash in the box positive).
-    Rows are produced lazily so the view can stream a club's whole history.
+    Rows are produced lazily so the view can stream a club's whole history. Free text that a
+    spreadsheet would run as a formula ("=HYPERLINK(…)" as a memo or a name) is written with a
+    leading apostrophe (``text_cell``); amounts are never touched, so ``-12,50`` stays a number.
 
 Season statements
     ``build_season_statement(job)`` renders, for every member (or one), the season's
@@ -17,6 +19,10 @@ Season statements
     closing balance, totals by source — as one printable HTML document (one member per printed
     page; "print → save as PDF" makes the PDF). It runs in a Celery task and writes its
     progress to the ``ExportJob`` row after each member; the job page polls that.
+    ``request_season_statement`` is what the page calls: the same statement asked for again
+    (a double tap, twenty taps, a second treasurer) while one is being built, or after one was
+    built that the books have not changed since, is that job — one build, not twenty, which
+    without a broker would each hold a web worker for the build's second.
 """
 
 from __future__ import annotations
@@ -27,7 +33,9 @@ import logging
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import date as Date
+from datetime import timedelta
 
+from django.db import transaction
 from django.db.models import Q
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
@@ -43,6 +51,7 @@ from club.models import (
     ExportJob,
     Member,
     Season,
+    Transaction,
     User,
 )
 from club.money import ore_to_decimal_text
@@ -95,6 +104,14 @@ KIND_WORDS = {
     },
 }
 YES = {"sv": "ja", "en": "yes"}
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def text_cell(value: str) -> str:
+    """Free text (a memo, a name) as a spreadsheet must show it: a cell starting with ``=``,
+    ``+``, ``-``, ``@``, tab or CR would be read as a formula, so it gets a leading apostrophe
+    (OWASP, CSV injection). Amounts are written by the app from integers and stay numbers."""
+    return "'" + value if value.startswith(FORMULA_STARTS) else value
 
 
 def csv_language(language: str | None) -> str:
@@ -137,9 +154,9 @@ def transaction_rows(
         yield [
             entry.date.isoformat(),
             str(tx.pk),
-            tx.memo,
+            text_cell(tx.memo),
             sources.get(tx.source, tx.source),
-            entry.account.name,
+            text_cell(entry.account.name),
             kinds.get(entry.account.kind, entry.account.kind),
             ore_to_decimal_text(entry.amount_ore, language),
             str(tx.reverses_id or ""),
@@ -164,7 +181,7 @@ def balance_rows(club: Club, language: str, at: Date | None = None) -> Iterator[
         if account.kind in DEBIT_NORMAL_KINDS:
             amount = -amount
         yield [
-            account.name,
+            text_cell(account.name),
             kinds.get(account.kind, account.kind),
             ore_to_decimal_text(amount, language),
             YES[language] if account.closed_at else "",
@@ -177,6 +194,51 @@ def balances_csv(club: Club, language: str, at: Date | None = None) -> Iterator[
 
 
 # --- season statements -----------------------------------------------------------------------
+
+
+# How long an identical request may be answered with an earlier job.
+REUSE_WINDOW = timedelta(minutes=10)
+
+
+def _statement_params(season: Season, member: Member | None, language: str) -> dict:
+    return {
+        "season": season.pk,
+        "member": member.pk if member else None,
+        "language": csv_language(language),
+    }
+
+
+def request_season_statement(
+    club: Club, season: Season, member: Member | None, by: User | None, language: str
+) -> tuple[ExportJob, bool]:
+    """The job for this statement and whether it is new (only then does the caller enqueue
+    ``club.tasks.build_statement_task``). An earlier job of the last ``REUSE_WINDOW`` with the
+    same parameters is reused while it waits or runs, or once done if no transaction has been
+    posted since it was asked for (its document is then what a new build would make); a
+    failed job never is."""
+    params = _statement_params(season, member, language)
+    with transaction.atomic():
+        # Identical requests arriving together take turns here, so they find one another.
+        Club.objects.select_for_update().filter(pk=club.pk).first()
+        recent = (
+            ExportJob.objects.filter(
+                club=club,
+                kind=ExportJob.Kind.SEASON_STATEMENT,
+                created_at__gte=timezone.now() - REUSE_WINDOW,
+            )
+            .exclude(status=ExportJob.Status.FAILED)
+            .defer("content")
+        )
+        for job in recent:  # newest first; a handful at most
+            if job.params == params and _still_current(job):
+                return job, False
+        return start_season_statement(club, season, member, by, language), True
+
+
+def _still_current(job: ExportJob) -> bool:
+    if not job.is_finished:
+        return True
+    return not Transaction.objects.filter(club=job.club_id, created_at__gte=job.created_at).exists()
 
 
 def start_season_statement(
@@ -192,11 +254,7 @@ def start_season_statement(
     return ExportJob.objects.create(
         club=club,
         kind=ExportJob.Kind.SEASON_STATEMENT,
-        params={
-            "season": season.pk,
-            "member": member.pk if member else None,
-            "language": csv_language(language),
-        },
+        params=_statement_params(season, member, language),
         title=title,
         requested_by=by,
     )

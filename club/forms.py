@@ -7,17 +7,31 @@ import uuid
 from django import forms
 from django.contrib.auth.forms import BaseUserCreationForm
 from django.core.exceptions import ValidationError
+from django.core.validators import RegexValidator
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from club.ledger import check_amount
 from club.models import DuesPlan, Member, Role, Season, User
 from club.money import KronorField, format_ore
 from club.payments import NEEDS_MEMBER, PaymentKind
+from core import inputs
 
 
 class MemberForm(forms.Form):
-    name = forms.CharField(label=_("Name"), max_length=100)
-    swish_number = forms.CharField(label=_("Swish number"), max_length=20, required=False)
+    name = inputs.TextField(label=_("Name"), max_length=100)
+    swish_number = inputs.TextField(
+        label=_("Swish number"),
+        max_length=20,
+        required=False,
+        validators=[
+            RegexValidator(
+                r"\A[0-9+ ()./-]*\Z",
+                _("A Swish number is written with the digits 0–9 (and + or spaces)."),
+                code="swish_number",
+            )
+        ],
+    )
     roles = forms.MultipleChoiceField(
         label=_("Roles"),
         choices=[(r.value, r.label) for r in Role if r != Role.MEMBER],
@@ -32,19 +46,34 @@ class InviteAcceptForm(BaseUserCreationForm):
         fields = ("username",)
 
 
+def submission_field(*, required: bool = True) -> forms.CharField:
+    """The hidden one-time key a rendered form carries, so that a double tap (or a resent
+    request) records once: the key ends up in a unique column. A page always sends it; a post
+    without it comes from something else and is refused, never given a fresh key here."""
+    return forms.CharField(
+        widget=forms.HiddenInput,
+        required=required,
+        validators=[inputs.parse_token],  # a short run of [A-Za-z0-9_-]: fits any key column
+        error_messages={
+            "required": _(
+                "The form was sent without its submission key; reload the page and try again."
+            ),
+        },
+    )
+
+
 class IdempotentForm(forms.Form):
     """A form whose submission carries a one-time key, so a double tap records once."""
 
-    submission = forms.CharField(widget=forms.HiddenInput, required=False)
+    submission = submission_field()
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         if not self.is_bound:
             self.initial.setdefault("submission", uuid.uuid4().hex)
 
-    def ledger_key(self, prefix: str) -> str | None:
-        value = self.cleaned_data.get("submission") or ""
-        return f"{prefix}:{value}" if value else None
+    def ledger_key(self, prefix: str) -> str:
+        return f"{prefix}:{self.cleaned_data['submission']}"
 
 
 def _today():
@@ -58,9 +87,9 @@ class PaymentForm(IdempotentForm):
     member = forms.ModelChoiceField(
         label=_("Member"), queryset=Member.objects.none(), required=False
     )
-    amount = KronorField(label=_("Amount"))
-    memo = forms.CharField(label=_("Note"), max_length=200, required=False)
-    date = forms.DateField(
+    amount = KronorField(label=_("Amount"), validators=[check_amount])
+    memo = inputs.TextField(label=_("Note"), max_length=200, required=False)
+    date = inputs.DateField(
         label=_("Date"), initial=_today, widget=forms.DateInput(attrs={"type": "date"})
     )
 
@@ -78,8 +107,8 @@ class PaymentForm(IdempotentForm):
 class TransferForm(IdempotentForm):
     payer = forms.ModelChoiceField(label=_("From"), queryset=Member.objects.none())
     payee = forms.ModelChoiceField(label=_("To"), queryset=Member.objects.none())
-    amount = KronorField(label=_("Amount"))
-    memo = forms.CharField(label=_("Note"), max_length=200, required=False)
+    amount = KronorField(label=_("Amount"), validators=[check_amount])
+    memo = inputs.TextField(label=_("Note"), max_length=200, required=False)
 
     def __init__(self, *args, club=None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -97,14 +126,14 @@ class TransferForm(IdempotentForm):
 
 
 class ReverseForm(forms.Form):
-    reason = forms.CharField(label=_("Why is it reversed?"), max_length=200)
+    reason = inputs.TextField(label=_("Why is it reversed?"), max_length=200)
 
 
 class DateRangeForm(forms.Form):
-    start = forms.DateField(
+    start = inputs.DateField(
         label=_("From"), required=False, widget=forms.DateInput(attrs={"type": "date"})
     )
-    end = forms.DateField(
+    end = inputs.DateField(
         label=_("To"), required=False, widget=forms.DateInput(attrs={"type": "date"})
     )
 
@@ -116,9 +145,9 @@ class DateRangeForm(forms.Form):
 
 
 class ClosePeriodForm(forms.Form):
-    name = forms.CharField(label=_("Name"), max_length=100)
-    start = forms.DateField(label=_("From"), widget=forms.DateInput(attrs={"type": "date"}))
-    end = forms.DateField(label=_("To"), widget=forms.DateInput(attrs={"type": "date"}))
+    name = inputs.TextField(label=_("Name"), max_length=100)
+    start = inputs.DateField(label=_("From"), widget=forms.DateInput(attrs={"type": "date"}))
+    end = inputs.DateField(label=_("To"), widget=forms.DateInput(attrs={"type": "date"}))
 
 
 class SettleOneForm(forms.Form):
@@ -129,6 +158,7 @@ class SettleOneForm(forms.Form):
         label=_("Amount"),
         required=False,
         help_text=_("Leave empty to settle the whole balance."),
+        validators=[check_amount],
     )
 
     def __init__(self, *args, accounts=(), **kwargs):
@@ -154,7 +184,7 @@ class SettleOneForm(forms.Form):
 
 
 class DuesPlanForm(forms.Form):
-    fee = KronorField(label=_("Membership fee"))
+    fee = KronorField(label=_("Membership fee"), validators=[check_amount])
     interval = forms.ChoiceField(
         label=_("Charged"), choices=DuesPlan.Interval.choices, widget=forms.RadioSelect
     )
@@ -181,7 +211,7 @@ class StatementForm(forms.Form):
 
 
 class BalanceDateForm(forms.Form):
-    at = forms.DateField(
+    at = inputs.DateField(
         label=_("At the end of"),
         required=False,
         help_text=_("Leave empty for the balances now."),

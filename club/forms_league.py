@@ -6,10 +6,17 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from club import league
 from club.models import Club, Season
+from core import inputs
 
 
 class LeagueSettingsForm(forms.ModelForm):
+    # ASCII digits, bounded by the column (core.inputs), not whatever int() accepts.
+    provisional_games = inputs.IntegerField(
+        label=Club._meta.get_field("provisional_games").verbose_name, min_value=0, max_value=32767
+    )
+
     class Meta:
         model = Club
         fields = ["placement_scheme", "provisional_games", "skunks_in_league"]
@@ -19,6 +26,11 @@ class SeasonForm(forms.ModelForm):
     class Meta:
         model = Season
         fields = ["name", "start", "end"]
+        field_classes = {
+            "name": inputs.TextField,
+            "start": inputs.DateField,
+            "end": inputs.DateField,
+        }
         widgets = {
             "start": forms.DateInput(attrs={"type": "date"}),
             "end": forms.DateInput(attrs={"type": "date"}),
@@ -29,15 +41,18 @@ class SeasonForm(forms.ModelForm):
         self.club = club
 
     def clean(self):
+        """Early feedback; ``league.add_season`` checks again under the club's lock."""
         data = super().clean()
         start, end = data.get("start"), data.get("end")
         if start and end:
             if start > end:
                 raise ValidationError(_("The season ends before it starts."), code="dates")
-            overlap = Season.objects.filter(club=self.club, start__lte=end, end__gte=start)
-            if overlap.exists():
-                raise ValidationError(
-                    _("The season overlaps %(name)s.") % {"name": overlap.first().name},
-                    code="overlap",
-                )
+            clash = league.overlapping_season(self.club, start, end)
+            if clash is not None:
+                raise league.season_overlap_error(clash)
         return data
+
+    def save(self, commit: bool = True) -> Season:
+        """The season, added by ``league.add_season`` (a refusal raises ``ValidationError``)."""
+        data = self.cleaned_data
+        return league.add_season(self.club, data["name"], data["start"], data["end"])

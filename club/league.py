@@ -6,6 +6,13 @@ Intake
   finish or voided. Both ask for a recompute after commit (a Celery task; eager without a
   broker).
 
+Seasons
+- Seasons of a club never overlap, so a result belongs to at most one. ``add_season`` checks
+  and inserts under the club's row lock (as ``ledger.post`` does), so twenty identical forms
+  sent at once add one season and refuse the rest; a club without seasons gets this calendar
+  year from ``current_season``, made under the same lock. (A PostgreSQL exclusion constraint
+  would need the btree_gist extension and has no SQLite counterpart: the lock is the guard.)
+
 Tables (materialised, so the standings page is a single query)
 - A result belongs to the season whose dates hold the day it finished (Europe/Stockholm).
 - ``recompute_season(season)`` rebuilds ``Standing`` and ``HeadToHead`` rows of a season from
@@ -31,9 +38,11 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 
 from celery import shared_task
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from openskill.models import PlackettLuce
 
 from club.models import (
@@ -162,13 +171,43 @@ def current_season(club: Club) -> Season:
     if season is None:
         season = Season.objects.filter(club=club).order_by("-end").first()
     if season is None:
-        season = Season.objects.create(
-            club=club,
-            name=str(today.year),
-            start=date(today.year, 1, 1),
-            end=date(today.year, 12, 31),
-        )
+        with transaction.atomic():
+            # Two first visits at once: the second waits here and finds the first one's year.
+            Club.objects.select_for_update().filter(pk=club.pk).first()
+            season = Season.objects.filter(club=club).order_by("-end").first()
+            if season is None:
+                season = Season.objects.create(
+                    club=club,
+                    name=str(today.year),
+                    start=date(today.year, 1, 1),
+                    end=date(today.year, 12, 31),
+                )
     return season
+
+
+def overlapping_season(club: Club, start: date, end: date) -> Season | None:
+    """A season of the club sharing a day with ``start``–``end``, if there is one."""
+    return Season.objects.filter(club=club, start__lte=end, end__gte=start).first()
+
+
+def season_overlap_error(season: Season) -> ValidationError:
+    return ValidationError(
+        _("The season overlaps %(name)s.") % {"name": season.name}, code="overlap"
+    )
+
+
+@transaction.atomic
+def add_season(club: Club, name: str, start: date, end: date) -> Season:
+    """Add a season; refuses (``ValidationError``, code ``dates`` or ``overlap``) one that ends
+    before it starts or shares a day with another. Check and insert hold the club's row lock:
+    requests racing each other take turns, and each sees the seasons added before it."""
+    if start > end:
+        raise ValidationError(_("The season ends before it starts."), code="dates")
+    Club.objects.select_for_update().filter(pk=club.pk).first()
+    clash = overlapping_season(club, start, end)
+    if clash is not None:
+        raise season_overlap_error(clash)
+    return Season.objects.create(club=club, name=name, start=start, end=end)
 
 
 def season_results(season: Season, game_keys: Iterable[str] | None = None):

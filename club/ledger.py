@@ -4,9 +4,15 @@ Design
 - ``post(club, entries, memo, source, by)`` is one database transaction: it locks the club row
   (so postings, the audit chain and closings of one club are serialised — a club posts a few
   times a minute, never thousands), checks every rule, writes the transaction and its entries,
-  moves the cached ``Account.balance_ore`` with ``F()`` updates and appends a hash-chained
+  moves the cached ``Account.balance_ore`` with ``F()`` updates and appends a keyed, chained
   ``AuditRecord``. Anything wrong raises ``LedgerError`` (a ``ValidationError`` with a code)
   and nothing is written.
+- The audit trail is one chain per club, sealed with an HMAC key from the environment
+  (``AUDIT_KEY``), that covers the books and, through ``append_audit``, other apps' rows such
+  as game events. Other apps keep their own rows in step: scoring appends a record per event
+  in the event's database transaction and compares its events with their records in a
+  registered book check, so ``club`` never needs to know what an event is. Design and checks:
+  the comment at "the audit trail" below.
 - Corrections are reversals: ``reverse()`` posts the negated entries today, in the open period,
   pointing at the original. A transaction is reversed at most once; a reversal is not reversed.
 - Game money has one source of truth, the game's events: a transaction a game posted
@@ -29,12 +35,16 @@ Design
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
+import logging
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from datetime import UTC, timedelta
 from datetime import date as Date
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q, Sum
@@ -54,6 +64,8 @@ from club.models import (
     Transaction,
     User,
 )
+from club.money import format_ore
+from engine.base import MAX_BALANCE_ORE
 
 GENESIS = "0" * 64
 
@@ -132,6 +144,20 @@ def legs_for_transfer(payer: Account, payee: Account, amount_ore: int) -> list[t
     return [(payer, -amount_ore), (payee, amount_ore)]
 
 
+def check_amount(amount_ore: int) -> None:
+    """Refuse a single amount beyond the club-level ceiling (``settings.MAX_AMOUNT_ORE``).
+
+    ``post`` applies it to every entry a person caused (payments, transfers, fees,
+    settlements); forms use it as a validator, so the refusal comes before anything is posted.
+    """
+    if abs(amount_ore) > settings.MAX_AMOUNT_ORE:
+        raise LedgerError(
+            _("An amount can be at most %(limit)s.")
+            % {"limit": format_ore(settings.MAX_AMOUNT_ORE)},
+            code="too_large",
+        )
+
+
 def post(
     club: Club,
     entries: Iterable[tuple[Account, int]],
@@ -144,9 +170,10 @@ def post(
     ref: str = "",
 ) -> Transaction:
     """Post one balanced transaction. Refuses (``LedgerError``) an empty or unbalanced one, a
-    zero, foreign or closed account, or a date inside a closed period."""
-    legs = _checked_legs(club, entries)
+    zero, foreign or closed account, an amount above the ceiling, a balance beyond
+    ``MAX_BALANCE_ORE``, or a date inside a closed period."""
     source = Source(source)
+    legs = _checked_legs(club, entries, source)
     with transaction.atomic():
         Club.objects.select_for_update().get(pk=club.pk)
         if key:
@@ -176,13 +203,26 @@ def post(
     return tx
 
 
-def _checked_legs(club: Club, entries: Iterable[tuple[Account, int]]) -> list[tuple[Account, int]]:
+def _checked_legs(
+    club: Club, entries: Iterable[tuple[Account, int]], source: str
+) -> list[tuple[Account, int]]:
     legs = list(entries)
     if not legs:
         raise LedgerError(_("A transaction needs entries."), code="empty")
     for account, amount in legs:
         if isinstance(amount, bool) or not isinstance(amount, int):
             raise LedgerError(_("Amounts are whole öre."), code="not_integer")
+        # A game's entries are the engine's arithmetic on options that are themselves under
+        # the ceiling (a skunk triples the stake, a Kille pot grows over evenings): refusing
+        # them would make the winning event unrecordable. They are still bounded below, like
+        # every balance.
+        if source != Source.GAME:
+            check_amount(amount)
+        elif abs(amount) > MAX_BALANCE_ORE:
+            raise LedgerError(
+                _("An amount can be at most %(limit)s.") % {"limit": format_ore(MAX_BALANCE_ORE)},
+                code="too_large",
+            )
         if amount == 0:
             raise LedgerError(
                 _("An entry of zero on %(account)s moves no money.") % {"account": account},
@@ -216,16 +256,35 @@ def _refuse_closed(club: Club, legs: Sequence[tuple[Account, int]], booked_on: D
 
 
 def _write_entries(tx: Transaction, legs: Sequence[tuple[Account, int]]) -> None:
+    """Write the entries and move the cached balances. A balance that would pass
+    ``MAX_BALANCE_ORE`` either way is refused (the caller's transaction rolls back), so no
+    account ever comes near the database's 64-bit limit and every later sum stays exact."""
     Entry.objects.bulk_create(
         Entry(transaction=tx, account=account, amount_ore=amount, date=tx.date)
         for account, amount in legs
     )
     per_account: dict[int, int] = defaultdict(int)
+    names = {account.pk: account.name for account, _amount in legs}
     for account, amount in legs:
         per_account[account.pk] += amount
     for account_id, amount in sorted(per_account.items()):  # fixed order: no lock cycles
-        if amount:
-            Account.objects.filter(pk=account_id).update(balance_ore=F("balance_ore") + amount)
+        if not amount:
+            continue
+        # Checked and moved in one conditional UPDATE, under the row lock it takes.
+        moved = Account.objects.filter(
+            pk=account_id,
+            balance_ore__gte=-MAX_BALANCE_ORE - amount,
+            balance_ore__lte=MAX_BALANCE_ORE - amount,
+        ).update(balance_ore=F("balance_ore") + amount)
+        if moved != 1:
+            raise LedgerError(
+                _(
+                    "%(account)s would hold or owe more than %(limit)s; the books refuse the "
+                    "posting."
+                )
+                % {"account": names[account_id], "limit": format_ore(MAX_BALANCE_ORE)},
+                code="balance_limit",
+            )
 
 
 @transaction.atomic
@@ -355,7 +414,8 @@ def close_period(club: Club, name: str, start: Date, end: Date, by: User | None)
     period = Period.objects.create(
         club=club, name=name.strip() or f"{start}–{end}", start=start, end=end, closed_by=by
     )
-    opening = balances_at(club, start.fromordinal(start.toordinal() - 1))
+    # The day before the period (none before the calendar's first day: nothing was booked).
+    opening = balances_at(club, start - timedelta(days=1)) if start > Date.min else {}
     closing = balances_at(club, end)
     PeriodBalance.objects.bulk_create(
         PeriodBalance(
@@ -371,10 +431,61 @@ def close_period(club: Club, name: str, start: Date, end: Date, by: User | None)
 
 
 # --- the audit trail -----------------------------------------------------------------------
+#
+# Each club has one chain of ``AuditRecord`` rows, numbered 1, 2, 3 … by ``seq``. A record keeps
+# what it covers as ``data`` (a transaction with who, when and every entry; a closing; a game
+# event) and is sealed: ``digest = HMAC-SHA256(AUDIT_KEY, previous digest + canonical JSON of
+# the record)``. The key lives in the environment, never in the database, so whoever can write
+# to the database can neither edit a record nor recompute the chain after editing one. Checks:
+#
+# - ``verify_audit`` (here): every seal, every link, no gaps; the club's own rows (transactions,
+#   closings) still equal what their records say, and every transaction has a record;
+# - other apps compare their rows with their records in a registered book check (scoring's
+#   ``check_game_events``: every event and every voiding);
+# - the head: the last record's digest. Deleting the newest records leaves a chain that still
+#   verifies, so the treasurer keeps the head outside the database (``check_ledger`` prints
+#   it, the daily beat logs it) and ``check_ledger --expect <head>`` finds it again later.
+
+audit_log = logging.getLogger("protokoll.audit")
+
+
+@dataclass(frozen=True)
+class AuditHead:
+    """The newest record of a club's chain: its number and digest (GENESIS when empty)."""
+
+    seq: int
+    digest: str
+
+
+def audit_time(moment) -> str | None:
+    """A timestamp as the audit trail spells it: ISO 8601 in UTC."""
+    return moment.astimezone(UTC).isoformat() if moment is not None else None
+
+
+def _canonical(value) -> bytes:
+    return json.dumps(
+        value, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False
+    ).encode()
+
+
+def _seal(record: AuditRecord) -> str:
+    body = {
+        "club": record.club_id,
+        "seq": record.seq,
+        "action": record.action,
+        "subject": record.subject,
+        "transaction": record.transaction_id,
+        "period": record.period_id,
+        "by": record.by_id,
+        "at": audit_time(record.at),
+        "data": record.data,
+    }
+    message = record.prev_digest.encode() + b"\n" + _canonical(body)
+    return hmac.new(settings.AUDIT_KEY.encode(), message, hashlib.sha256).hexdigest()
 
 
 def _transaction_content(tx: Transaction) -> dict:
-    entries = sorted(tx.entries.values_list("account_id", "amount_ore", "date"))
+    entries = sorted((e.account_id, e.amount_ore, e.date.isoformat()) for e in tx.entries.all())
     return {
         "id": tx.pk,
         "date": tx.date.isoformat(),
@@ -383,81 +494,163 @@ def _transaction_content(tx: Transaction) -> dict:
         "key": tx.key,
         "ref": tx.ref,
         "reverses": tx.reverses_id,
-        "entries": [[a, amount, d.isoformat()] for a, amount, d in entries],
+        "created_by": tx.created_by_id,
+        "created_at": audit_time(tx.created_at),
+        "entries": [list(entry) for entry in entries],
     }
 
 
 def _period_content(period: Period) -> dict:
-    balances = sorted(period.balances.values_list("account_id", "opening_ore", "closing_ore"))
+    balances = sorted((b.account_id, b.opening_ore, b.closing_ore) for b in period.balances.all())
     return {
         "id": period.pk,
         "name": period.name,
         "start": period.start.isoformat(),
         "end": period.end.isoformat(),
+        "closed_by": period.closed_by_id,
+        "closed_at": audit_time(period.closed_at),
         "balances": [list(b) for b in balances],
     }
 
 
-def _digest(record: AuditRecord) -> str:
-    content = {
-        "club": record.club_id,
-        "seq": record.seq,
-        "action": record.action,
-        "by": record.by_id,
-        "at": record.at.isoformat(),
-        "transaction": _transaction_content(record.transaction) if record.transaction_id else None,
-        "period": _period_content(record.period) if record.period_id else None,
-    }
-    canonical = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(canonical.encode()).hexdigest()
-
-
-def _chain(prev_hash: str, digest: str) -> str:
-    return hashlib.sha256(f"{prev_hash}:{digest}".encode()).hexdigest()
-
-
-def _append_audit(club: Club, action: str, by: User | None, at, **target) -> AuditRecord:
-    """Caller holds the club lock, so seq and prev_hash cannot race."""
-    last = AuditRecord.objects.filter(club=club).order_by("-seq").first()
+def _append(
+    club: Club, action: str, by: User | None, at, subject: str, data: dict, **target
+) -> AuditRecord:
+    """Caller holds the club lock, so seq and prev_digest cannot race."""
+    head = audit_head(club)
     record = AuditRecord(
         club=club,
-        seq=(last.seq + 1) if last else 1,
+        seq=head.seq + 1,
         action=action,
+        subject=subject,
+        # Sealed as the database will give it back (lists, string keys), not as passed.
+        data=json.loads(_canonical(data)),
         by=by,
         at=at,
-        prev_hash=last.hash if last else GENESIS,
+        prev_digest=head.digest,
         **target,
     )
-    record.digest = _digest(record)
-    record.hash = _chain(record.prev_hash, record.digest)
+    record.digest = _seal(record)
     record.save()
     return record
 
 
+def _append_audit(club: Club, action: str, by: User | None, at, **target) -> AuditRecord:
+    """The record of a transaction (``transaction=``) or a closing (``period=``)."""
+    if (tx := target.get("transaction")) is not None:
+        subject, data = f"transaction:{tx.pk}", _transaction_content(tx)
+    else:
+        period = target["period"]
+        subject, data = f"period:{period.pk}", _period_content(period)
+    return _append(club, action, by, at, subject, data, **target)
+
+
+def append_audit(
+    club: Club, action: str, by: User | None, at, *, subject: str, data: dict
+) -> AuditRecord:
+    """Append a record of something another app keeps (a game event: ``subject`` names it,
+    ``data`` is what it was), in the caller's database transaction. That app checks its rows
+    against ``audit_records(club, action)`` in a book check (see ``register_check``)."""
+    with transaction.atomic():
+        Club.objects.select_for_update().get(pk=club.pk)
+        return _append(club, AuditRecord.Action(action), by, at, subject, data)
+
+
+def audit_records(club: Club, *actions: str):
+    """The club's records of these actions, oldest first: ``seq``, ``subject`` and ``data``."""
+    return (
+        AuditRecord.objects.filter(club=club, action__in=actions)
+        .order_by("seq")
+        .values_list("seq", "subject", "data", named=True)
+    )
+
+
+def changed_fields(recorded: dict, now: dict) -> list[str]:
+    """The names of the fields whose value differs between a record's data and the row now."""
+    if not isinstance(recorded, dict):
+        return ["all"]
+    return sorted(k for k in set(recorded) | set(now) if recorded.get(k) != now.get(k))
+
+
 def verify_audit(club: Club) -> list[str]:
-    """Recompute the trail from the rows as they are now; return what does not match."""
+    """Check every seal and link of the club's chain, and its transactions and closings against
+    their records; return what does not match, in words."""
     problems: list[str] = []
     prev = GENESIS
     expected_seq = 1
-    records = AuditRecord.objects.filter(club=club).select_related("transaction", "period")
-    for record in records.order_by("seq"):
+    records = (
+        AuditRecord.objects.filter(club=club)
+        .select_related("transaction", "period")
+        .prefetch_related("transaction__entries", "period__balances")
+        .order_by("seq")
+    )
+    for record in records.iterator(chunk_size=500):
         if record.seq != expected_seq:
             problems.append(f"record {expected_seq} is missing")
             expected_seq = record.seq
-        if record.prev_hash != prev:
-            problems.append(f"record {record.seq}: chain broken (previous hash differs)")
-        if _digest(record) != record.digest:
-            problems.append(f"record {record.seq}: content changed since it was recorded")
-        if _chain(record.prev_hash, record.digest) != record.hash:
-            problems.append(f"record {record.seq}: hash does not match its content")
-        prev = record.hash
+        if record.prev_digest != prev:
+            problems.append(f"record {record.seq}: chain broken (previous digest differs)")
+        if _seal(record) != record.digest:
+            problems.append(
+                f"record {record.seq}: its seal does not match: the record was changed, "
+                "or sealed without the audit key"
+            )
+        if record.transaction_id is not None:
+            what, now = "transaction", _transaction_content(record.transaction)
+        elif record.period_id is not None:
+            what, now = "period", _period_content(record.period)
+        else:
+            what, now = "", record.data  # another app's: its own book check compares it
+        if now != record.data:
+            problems.append(
+                f"record {record.seq}: {what} {now['id']}: content changed since it was "
+                f"recorded ({', '.join(changed_fields(record.data, now))})"
+            )
+        prev = record.digest
         expected_seq += 1
     audited = AuditRecord.objects.filter(club=club, transaction__isnull=False)
     unaudited = Transaction.objects.filter(club=club).exclude(pk__in=audited.values("transaction"))
     problems.extend(
         f"transaction {pk} has no audit record" for pk in unaudited.values_list("pk", flat=True)
     )
+    closed = AuditRecord.objects.filter(club=club, period__isnull=False)
+    unclosed = Period.objects.filter(club=club).exclude(pk__in=closed.values("period"))
+    problems.extend(
+        f"period {pk} has no audit record" for pk in unclosed.values_list("pk", flat=True)
+    )
     return problems
+
+
+def audit_head(club: Club) -> AuditHead:
+    last = AuditRecord.objects.filter(club=club).order_by("-seq").values_list("seq", "digest")
+    seq, digest = last.first() or (0, GENESIS)
+    return AuditHead(seq, digest)
+
+
+def overall_head(heads: dict[int, AuditHead]) -> str:
+    """One digest for several clubs' heads (by club id): it changes when any of them does."""
+    lines = "\n".join(f"{pk}:{head.seq}:{head.digest}" for pk, head in sorted(heads.items()))
+    return hashlib.sha256(lines.encode()).hexdigest()
+
+
+def find_in_chain(clubs, digest: str) -> tuple[Club, int] | None:
+    """The club and record number whose digest is ``digest`` (a head saved earlier), if any."""
+    found = (
+        AuditRecord.objects.filter(club__in=clubs, digest=digest.strip().lower())
+        .select_related("club")
+        .first()
+    )
+    return (found.club, found.seq) if found else None
+
+
+def log_audit_heads() -> dict[int, AuditHead]:
+    """Write each club's head to the log (logger ``protokoll.audit``): a copy outside the
+    database, made daily by the beat."""
+    heads = {}
+    for club in Club.objects.order_by("pk"):
+        heads[club.pk] = head = audit_head(club)
+        audit_log.info("%s: audit head %s after %d records", club.slug, head.digest, head.seq)
+    return heads
 
 
 # Checks that apps keeping money in the books add: each takes a club and returns its problems,

@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 
 from club import ledger
 from club.models import Club, Member, Membership, Role, User, hash_token
+from core import inputs
 
 
 @transaction.atomic
@@ -54,8 +55,10 @@ def set_roles(member: Member, roles: Iterable[str]) -> None:
 
 
 def member_for_invite(token: str) -> Member | None:
-    if not token:
-        return None
+    try:
+        inputs.parse_token(token)
+    except ValidationError:
+        return None  # not a link this app made
     return (
         Member.objects.select_related("club")
         .filter(
@@ -70,11 +73,21 @@ def member_for_invite(token: str) -> Member | None:
 
 @transaction.atomic
 def accept_invite(member: Member, username: str, password: str) -> User:
-    """Create the login for an invited member and use up the invite."""
+    """Create the login for an invited member and use up the invite.
+
+    Two requests with the same link (a double tap, two phones) take turns on the member's row:
+    the second finds the invite used (``ValidationError``, code ``used``). A name taken since
+    the form checked it is refused too (code ``username_taken``), never a database error."""
     member = Member.objects.select_for_update().get(pk=member.pk)
-    if member.user_id is not None:
+    if member.user_id is not None or not member.invite_token_hash:
         raise ValidationError(_("This invite has already been used."), code="used")
-    user = User.objects.create_user(username=username, password=password)
+    try:
+        with transaction.atomic():
+            user = User.objects.create_user(username=username, password=password)
+    except IntegrityError:
+        raise ValidationError(
+            _("That user name was taken a moment ago; choose another."), code="username_taken"
+        ) from None
     member.user = user
     member.invite_token_hash = ""
     member.invite_expires_at = None

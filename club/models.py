@@ -6,7 +6,11 @@
   treasurer's aunt); a member with a login has ``user`` set. One user is at most one member per
   club, and may belong to several clubs.
 - ``Membership``: a role a member holds at the club: member, scorer, treasurer, admin. A member
-  may hold several (the treasurer often scores too); admin implies every other role.
+  may hold several (the treasurer often scores too); admin implies every other role, and no
+  other role implies another. ``Member.can(role)`` is the one answer to "may this member do
+  what ``role`` allows": ``club_view(role=…)`` asks it before a view runs, and templates ask
+  it through ``me.is_scorer``, ``me.is_treasurer`` and ``me.is_admin``, so a page shows a
+  button exactly when its view will let the member use it.
 """
 
 from __future__ import annotations
@@ -139,23 +143,29 @@ class Member(models.Model):
             self._roles = cached
         return cached
 
-    def has_role(self, role: str) -> bool:
-        """Admin implies every role; every active member is a member."""
+    def can(self, role: str) -> bool:
+        """Whether the member may do what ``role`` allows — the one definition views and
+        templates share. Admin implies every role; every active member is a member; an
+        inactive member may do nothing; no other role implies another (a treasurer who scores
+        holds both roles)."""
         if not self.active:
             return False
         return role == Role.MEMBER or role in self.roles or Role.ADMIN in self.roles
 
+    has_role = can
+
+    # For templates, which cannot pass an argument: ``{% if me.is_scorer %}``.
     @property
     def is_admin(self) -> bool:
-        return self.has_role(Role.ADMIN)
+        return self.can(Role.ADMIN)
 
     @property
     def is_treasurer(self) -> bool:
-        return self.has_role(Role.TREASURER)
+        return self.can(Role.TREASURER)
 
     @property
     def is_scorer(self) -> bool:
-        return self.has_role(Role.SCORER) or self.has_role(Role.TREASURER)
+        return self.can(Role.SCORER)
 
     def new_invite(self) -> str:
         """Make a fresh invite token (the old one stops working) and return it."""
@@ -408,17 +418,21 @@ class PeriodBalance(models.Model):
 
 
 class AuditRecord(models.Model):
-    """Append-only, hash-chained trail of postings, reversals and closings (per club).
+    """Append-only, keyed and chained trail of what changed the books or a game (per club).
 
-    ``digest`` covers the action, who, when and the full content of what was done (for a
-    transaction: date, memo, source, key, reverses and every entry); ``hash`` chains it to the
-    previous record. ``manage.py check_audit`` recomputes both from the rows as they are now.
+    ``data`` is what the record covers, as it was when recorded (a transaction with who, when
+    and every entry; a closing; a game event); ``subject`` names it (``transaction:5``,
+    ``game:17:event:4``). ``digest`` is an HMAC with ``settings.AUDIT_KEY`` over the previous
+    record's digest and all of this, so the chain cannot be recomputed without the key. See
+    ``club.ledger`` (the audit trail) and ``manage.py check_ledger``.
     """
 
     class Action(models.TextChoices):
         POST = "post", _("posting")
         REVERSE = "reverse", _("reversal")
         CLOSE = "close", _("closing")
+        EVENT = "event", _("game event")
+        VOID = "void", _("voided game")
 
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="audit_records")
     seq = models.PositiveIntegerField()
@@ -429,13 +443,14 @@ class AuditRecord(models.Model):
     period = models.ForeignKey(
         Period, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
+    subject = models.CharField(max_length=120, blank=True)
+    data = models.JSONField(default=dict, blank=True)
     by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+"
     )
     at = models.DateTimeField(default=timezone.now)
     digest = models.CharField(max_length=64)
-    prev_hash = models.CharField(max_length=64)
-    hash = models.CharField(max_length=64)
+    prev_digest = models.CharField(max_length=64)
 
     class Meta:
         ordering = ["club", "seq"]

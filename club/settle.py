@@ -264,7 +264,7 @@ def swish_number(number: str) -> str:
         digits = digits[1:]
     elif digits.startswith("00"):
         digits = digits[2:]
-    if not digits.isdigit():
+    if not (digits.isascii() and digits.isdigit()):  # "١٢" passes isdigit() alone
         raise SettlementError(f"“{number}” is not a Swish number.")
     if digits.startswith("0") and len(digits) == 10:  # Swedish mobile number 07x-xxx xx xx
         digits = "46" + digits[1:]

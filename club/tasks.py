@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from club import dues, exports
+from club import dues, exports, ledger
 from club.models import Club
 
 
@@ -22,6 +22,12 @@ def ping(number: int) -> dict:
 def charge_all_dues_task() -> dict[str, int]:
     """Daily (CELERY_BEAT_SCHEDULE): charge what is due for the current period, every club."""
     return {str(club_id): n for club_id, n in dues.charge_all_dues().items()}
+
+
+@shared_task
+def log_audit_heads_task() -> dict[str, str]:
+    """Daily (CELERY_BEAT_SCHEDULE): each club's audit head into the log, outside the database."""
+    return {str(club_id): head.digest for club_id, head in ledger.log_audit_heads().items()}
 
 
 @shared_task

@@ -5,13 +5,13 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from club import health, ledger, members
 from club.access import CURRENT_CLUB_SESSION_KEY, club_view, current_club_for, get_member
@@ -20,7 +20,7 @@ from club.models import Account, AccountKind, Club, GameResult, Member, Role
 from engine import registry
 
 
-@require_GET
+@require_safe
 @login_required
 def home(request: HttpRequest) -> HttpResponse:
     club = current_club_for(request)
@@ -29,7 +29,7 @@ def home(request: HttpRequest) -> HttpResponse:
     return redirect("club:club-home", club_slug=club.slug)
 
 
-@require_GET
+@require_safe
 @club_view()
 def club_home(request: HttpRequest) -> HttpResponse:
     """The start page: your balance, the pots, the latest results."""
@@ -55,7 +55,7 @@ def club_home(request: HttpRequest) -> HttpResponse:
     )
 
 
-@require_GET
+@require_safe
 @login_required
 def club_list(request: HttpRequest) -> HttpResponse:
     clubs = Club.objects.for_user(request.user)
@@ -70,13 +70,13 @@ def club_switch(request: HttpRequest, club_slug: str) -> HttpResponse:
     return redirect("club:club-home", club_slug=member.club.slug)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @club_view()
 def member_list(request: HttpRequest) -> HttpResponse:
     form = MemberForm(request.POST or None)
     if request.method == "POST":
-        if not request.member.is_admin:
-            raise Http404
+        if not request.member.can(Role.ADMIN):  # as the page: the form is shown to admins
+            raise PermissionDenied(_("Your role at this club does not allow this."))
         if form.is_valid():
             try:
                 added = members.add_member(
@@ -108,16 +108,25 @@ def member_invite(request: HttpRequest, member_id: int) -> HttpResponse:
     return render(request, "club/member_invite.html", {"invited": member, "link": link})
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def invite_accept(request: HttpRequest, token: str) -> HttpResponse:
     member = members.member_for_invite(token)
     if member is None:
         return render(request, "club/invite_invalid.html", status=404)
     form = InviteAcceptForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        user = members.accept_invite(
-            member, form.cleaned_data["username"], form.cleaned_data["password1"]
-        )
+        try:
+            user = members.accept_invite(
+                member, form.cleaned_data["username"], form.cleaned_data["password1"]
+            )
+        except ValidationError as error:
+            # Another request used the invite, or took the name, a moment ago.
+            if error.code == "used":
+                return render(request, "club/invite_invalid.html", status=409)
+            form.add_error("username", error)
+            return render(
+                request, "club/invite_accept.html", {"invited": member, "form": form}, status=409
+            )
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         request.session[CURRENT_CLUB_SESSION_KEY] = member.club.slug
         messages.success(request, _("Welcome to %(club)s!") % {"club": member.club.name})
@@ -125,7 +134,7 @@ def invite_accept(request: HttpRequest, token: str) -> HttpResponse:
     return render(request, "club/invite_accept.html", {"invited": member, "form": form})
 
 
-@require_GET
+@require_safe
 def healthz(request: HttpRequest) -> JsonResponse:
     report = health.report()
     return JsonResponse(report, status=200 if report["ok"] else 503)

@@ -1,9 +1,10 @@
 """The treasurer's exports: CSV files of the books and printable season statements.
 
 A statement is built by a Celery task (``club.tasks.build_statement_task``) queued when the
-request commits. Without a broker the task runs eagerly inside the request, so the job page
-opens finished; with one it opens running and polls its progress fragment every second (htmx,
-``#progress``) until the document is ready.
+request commits; asking again for the same statement while it is being built (or after, if the
+books have not changed) opens that job instead of queueing another. Without a broker the task
+runs eagerly inside the request, so the job page opens finished; with one it opens running and
+polls its progress fragment every second (htmx, ``#progress``) until the document is ready.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from django.utils import timezone
 from django.utils.csp import CSP
 from django.utils.translation import get_language
 from django.views.decorators.csp import csp_override
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from club import exports, league
 from club.access import club_view
@@ -44,7 +45,7 @@ def _page(request: HttpRequest, status: int = 200, **forms) -> HttpResponse:
     return render(request, "club/exports.html", context, status=status)
 
 
-@require_GET
+@require_safe
 @club_view(role=Role.TREASURER)
 def export_list(request: HttpRequest) -> HttpResponse:
     return _page(request)
@@ -60,7 +61,7 @@ def _csv_response(request: HttpRequest, what: str, chunks) -> StreamingHttpRespo
     return response
 
 
-@require_GET
+@require_safe
 @club_view(role=Role.TREASURER)
 def transactions_csv(request: HttpRequest) -> HttpResponse:
     form = DateRangeForm(request.GET, prefix="tx")
@@ -71,7 +72,7 @@ def transactions_csv(request: HttpRequest) -> HttpResponse:
     return _csv_response(request, "transactions", chunks)
 
 
-@require_GET
+@require_safe
 @club_view(role=Role.TREASURER)
 def balances_csv(request: HttpRequest) -> HttpResponse:
     form = BalanceDateForm(request.GET, prefix="bal")
@@ -87,18 +88,19 @@ def statement_start(request: HttpRequest) -> HttpResponse:
     form = StatementForm(request.POST, club=request.club)
     if not form.is_valid():
         return _page(request, status=422, statement_form=form)
-    job = exports.start_season_statement(
+    job, new = exports.request_season_statement(
         request.club,
         form.cleaned_data["season"],
         form.cleaned_data["member"],
         request.user,
         _language(),
     )
-    build_statement_task.delay_on_commit(job.pk)
+    if new:
+        build_statement_task.delay_on_commit(job.pk)
     return redirect("club:export-job", club_slug=request.club.slug, job_id=job.pk)
 
 
-@require_GET
+@require_safe
 @club_view(role=Role.TREASURER)
 def export_job(request: HttpRequest, job_id: int) -> HttpResponse:
     job = get_object_or_404(ExportJob.objects.defer("content"), pk=job_id, club=request.club)
@@ -118,7 +120,7 @@ DOCUMENT_CSP = {
 }
 
 
-@require_GET
+@require_safe
 @csp_override(DOCUMENT_CSP)
 @club_view(role=Role.TREASURER)
 def export_document(request: HttpRequest, job_id: int) -> HttpResponse:

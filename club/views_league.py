@@ -10,6 +10,7 @@ from __future__ import annotations
 import secrets
 
 from django.contrib import messages
+from django.core.exceptions import ValidationError
 from django.db.models import Sum
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -18,7 +19,7 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from club import league
 from club.access import club_view
@@ -26,6 +27,7 @@ from club.charts import line_chart
 from club.forms_league import LeagueSettingsForm, SeasonForm
 from club.league import recompute_club_task
 from club.models import Club, GameResult, HeadToHead, Member, RatingPoint, Role, Season, Standing
+from core import inputs
 from engine import registry
 
 
@@ -61,7 +63,7 @@ def _table_context(club: Club, params) -> dict:
     }
 
 
-@require_GET
+@require_safe
 @club_view()
 def standings(request: HttpRequest) -> HttpResponse:
     context = _table_context(request.club, request.GET)
@@ -71,10 +73,16 @@ def standings(request: HttpRequest) -> HttpResponse:
     return render(request, template, context)
 
 
-@require_GET
+@require_safe
 def shared_standings(request: HttpRequest, token: str) -> HttpResponse:
-    club = Club.objects.filter(league_share_token=token).exclude(league_share_token="").first()
-    if club is None or len(token) < 20:
+    try:
+        token = inputs.parse_token(token)  # the link's token, before any query uses it
+    except ValidationError:
+        raise Http404 from None
+    club = None
+    if len(token) >= 20:
+        club = Club.objects.filter(league_share_token=token).first()
+    if club is None:
         raise Http404
     context = _table_context(club, request.GET)
     context |= {"shared": True, "shared_club": club}
@@ -98,7 +106,7 @@ def share(request: HttpRequest) -> HttpResponse:
     return redirect("club:league", club_slug=club.slug)
 
 
-@require_GET
+@require_safe
 @club_view()
 def player(request: HttpRequest, member_id: int) -> HttpResponse:
     person = get_object_or_404(Member, pk=member_id, club=request.club)
@@ -155,7 +163,7 @@ def player(request: HttpRequest, member_id: int) -> HttpResponse:
     return render(request, "club/league_player.html", context)
 
 
-@require_GET
+@require_safe
 @club_view()
 def head_to_head(request: HttpRequest) -> HttpResponse:
     context = _table_context(request.club, request.GET)
@@ -177,7 +185,7 @@ def share_url(request: HttpRequest, club: Club) -> str:
     return request.build_absolute_uri(reverse("league-shared", args=[club.league_share_token]))
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @club_view(role=Role.ADMIN)
 def settings_page(request: HttpRequest) -> HttpResponse:
     """League points, the provisional threshold, and the club's seasons."""
@@ -190,13 +198,14 @@ def settings_page(request: HttpRequest) -> HttpResponse:
     )
     if request.method == "POST":
         form = settings_form if request.POST.get("form") == "settings" else season_form
-        if form.is_valid():
-            if form is season_form:
-                season = season_form.save(commit=False)
-                season.club = club
-                season.save()
-            else:
-                form.save()
+        saved = form.is_valid()
+        if saved:
+            try:
+                form.save()  # a season: league.add_season, under the club's lock
+            except ValidationError as error:  # another request added an overlapping one
+                form.add_error(None, error)
+                saved = False
+        if saved:
             # Points, seasons and thresholds change every table: rebuild them.
             recompute_club_task.delay_on_commit(club.pk)
             messages.success(request, _("Saved; the league tables are being recomputed."))
@@ -206,6 +215,7 @@ def settings_page(request: HttpRequest) -> HttpResponse:
         request,
         "club/league_settings.html",
         {"settings_form": settings_form, "season_form": season_form, "seasons": seasons},
+        status=422 if request.method == "POST" else 200,
     )
 
 

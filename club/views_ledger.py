@@ -6,8 +6,11 @@ entries), formatted only by the ``money`` filter.
 
 from __future__ import annotations
 
+import dataclasses
+import re
 import uuid
 
+from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.db.models import Prefetch
@@ -16,7 +19,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from club import dues, ledger, payments, settle
 from club.access import club_view
@@ -31,13 +34,20 @@ from club.forms import (
 )
 from club.models import Account, AccountKind, DuesPlan, Entry, Period, Role, Transaction
 from club.money import format_ore
+from core import inputs
+
+# The settle-up rows' keys: the page's render key and the row number ("<hex>-3").
+_SUBMISSION = re.compile(r"[A-Za-z0-9_-]{1,64}")
+# Who pays and who is paid in a settle-up row: a member's account, or the club's box.
+_SETTLE_PARTY = re.compile(r"cash|member:[0-9]{1,18}")
+MAX_ORE_TEXT = 2**63 - 1  # what a bigint holds; the ledger's ceiling refuses far less
 
 
 def _accounts(club) -> list[Account]:
     return list(Account.objects.for_club(club).select_related("member"))
 
 
-@require_GET
+@require_safe
 @club_view()
 def overview(request: HttpRequest) -> HttpResponse:
     accounts = _accounts(request.club)
@@ -68,10 +78,12 @@ def _form_error(form, error: ValidationError) -> None:
     form.add_error(None, error)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @club_view(role=Role.TREASURER)
 def payment(request: HttpRequest) -> HttpResponse:
-    form = PaymentForm(request.POST or None, club=request.club, initial=request.GET.dict())
+    # Bound on every POST, even an empty one: a post without the form's key is refused (422).
+    data = request.POST if request.method == "POST" else None
+    form = PaymentForm(data, club=request.club, initial=request.GET.dict())
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -90,13 +102,18 @@ def payment(request: HttpRequest) -> HttpResponse:
         else:
             messages.success(request, _("Recorded: %(memo)s") % {"memo": tx.memo})
             return redirect("club:ledger", club_slug=request.club.slug)
-    return render(request, "club/ledger_form.html", {"form": form, "title": _("Record a payment")})
+    return render(
+        request,
+        "club/ledger_form.html",
+        {"form": form, "title": _("Record a payment")},
+        status=422 if form.is_bound else 200,
+    )
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @club_view(role=Role.TREASURER)
 def transfer(request: HttpRequest) -> HttpResponse:
-    form = TransferForm(request.POST or None, club=request.club)
+    form = TransferForm(request.POST if request.method == "POST" else None, club=request.club)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -115,7 +132,10 @@ def transfer(request: HttpRequest) -> HttpResponse:
             messages.success(request, _("Recorded: %(memo)s") % {"memo": tx.memo})
             return redirect("club:ledger", club_slug=request.club.slug)
     return render(
-        request, "club/ledger_form.html", {"form": form, "title": _("Transfer between members")}
+        request,
+        "club/ledger_form.html",
+        {"form": form, "title": _("Transfer between members")},
+        status=422 if form.is_bound else 200,
     )
 
 
@@ -134,7 +154,7 @@ def _visible_transaction(request: HttpRequest, tx_id: int) -> Transaction:
     return tx
 
 
-@require_GET
+@require_safe
 @club_view()
 def transaction_detail(request: HttpRequest, tx_id: int) -> HttpResponse:
     tx = _visible_transaction(request, tx_id)
@@ -167,7 +187,7 @@ def transaction_reverse(request: HttpRequest, tx_id: int) -> HttpResponse:
     )
 
 
-@require_GET
+@require_safe
 @club_view()
 def account_statement(request: HttpRequest, account_id: int) -> HttpResponse:
     account = get_object_or_404(
@@ -187,7 +207,7 @@ def account_statement(request: HttpRequest, account_id: int) -> HttpResponse:
     )
 
 
-@require_GET
+@require_safe
 @club_view()
 def my_statement(request: HttpRequest) -> HttpResponse:
     account = ledger.member_account(request.member)
@@ -225,6 +245,7 @@ def _settle_context(request: HttpRequest) -> dict:
             plan = settle.plan_settlement(with_club)
     except settle.SettlementError as error:
         messages.error(request, str(error))
+    plan = _within_ceiling(plan)
     language = (get_language() or "sv")[:2]
     message = _("%(club)s: settle-up") % {"club": request.club.name}
     rows = []
@@ -259,7 +280,20 @@ def _settle_context(request: HttpRequest) -> dict:
     }
 
 
-@require_GET
+def _within_ceiling(plan: list) -> list:
+    """A payment above the ceiling on single amounts (``settings.MAX_AMOUNT_ORE``) as several
+    payments at most the ceiling each: every row can then be recorded as it is proposed."""
+    ceiling = settings.MAX_AMOUNT_ORE
+    parts = []
+    for payment in plan:
+        left = payment.amount_ore
+        while left > 0:
+            parts.append(dataclasses.replace(payment, amount_ore=min(left, ceiling)))
+            left -= ceiling
+    return parts
+
+
+@require_safe
 @club_view(role=Role.TREASURER)
 def settle_up(request: HttpRequest) -> HttpResponse:
     return render(request, "club/settle_up.html", _settle_context(request))
@@ -269,20 +303,27 @@ def settle_up(request: HttpRequest) -> HttpResponse:
 @club_view(role=Role.TREASURER)
 def settle_confirm(request: HttpRequest) -> HttpResponse:
     payer, payee = request.POST.get("payer", ""), request.POST.get("payee", "")
-    amount = request.POST.get("amount_ore", "")
-    if not (amount.isascii() and amount.isdigit()) or int(amount) <= 0:
+    try:
+        # The row's hidden fields, read once (core.inputs); the ledger bounds the amount.
+        amount = inputs.parse_int(request.POST.get("amount_ore", ""), lo=1, hi=MAX_ORE_TEXT)
+    except ValidationError:
         return HttpResponseBadRequest(_("The amount must be a positive number of öre."))
-    if not all(key == "cash" or key.startswith("member:") for key in (payer, payee)):
+    if not all(_SETTLE_PARTY.fullmatch(key) for key in (payer, payee)):
         return HttpResponseBadRequest(_("Settle-up moves money between members and the club."))
     submission = request.POST.get("submission", "")
+    if not _SUBMISSION.fullmatch(submission):
+        # The page always sends its key; without one a resent post would record twice.
+        return HttpResponseBadRequest(
+            _("The form was sent without its submission key; reload the page and try again.")
+        )
     try:
         payments.record_settlement(
             request.club,
             payer,
             payee,
-            int(amount),
+            amount,
             request.user,
-            key=f"settle:{submission}" if submission else None,
+            key=f"settle:{submission}",
         )
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
@@ -304,7 +345,7 @@ def _dues_page(request: HttpRequest, form: DuesPlanForm, status: int = 200) -> H
     return render(request, "club/dues.html", context, status=status)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @club_view(role=Role.TREASURER)
 def dues_plan(request: HttpRequest) -> HttpResponse:
     plan = DuesPlan.objects.filter(club=request.club).first()
@@ -318,7 +359,11 @@ def dues_plan(request: HttpRequest) -> HttpResponse:
         if not form.is_valid():
             return _dues_page(request, form, status=422)
         data = form.cleaned_data
-        dues.save_plan(request.club, data["fee"], data["interval"], data["active"])
+        try:
+            dues.save_plan(request.club, data["fee"], data["interval"], data["active"])
+        except ValidationError as error:
+            form.add_error("fee", error)
+            return _dues_page(request, form, status=422)
         messages.success(request, _("The membership fee is saved."))
         return redirect("club:ledger-dues", club_slug=request.club.slug)
     return _dues_page(request, form)
@@ -344,7 +389,7 @@ def dues_charge(request: HttpRequest) -> HttpResponse:
 # --- closing periods -----------------------------------------------------------------------
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @club_view(role=Role.TREASURER)
 def periods(request: HttpRequest) -> HttpResponse:
     form = ClosePeriodForm(request.POST or None)
@@ -363,7 +408,7 @@ def periods(request: HttpRequest) -> HttpResponse:
     return render(request, "club/periods.html", {"form": form, "closed": closed})
 
 
-@require_GET
+@require_safe
 @club_view(role=Role.TREASURER)
 def period_report(request: HttpRequest, period_id: int) -> HttpResponse:
     period = get_object_or_404(Period, pk=period_id, club=request.club)

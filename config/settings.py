@@ -7,6 +7,7 @@ CELERY_BROKER_URL (Redis).
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -15,7 +16,8 @@ from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
 
-from config.env import env_bool, env_int, env_list, env_str
+from config.env import env_bool, env_int, env_list, env_secret, env_str
+from engine.base import MAX_AMOUNT_ORE as ENGINE_MAX_AMOUNT_ORE
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -25,6 +27,11 @@ if not SECRET_KEY:
     if not DEBUG:
         raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off")
     SECRET_KEY = "django-insecure-protokoll-development-key-only-for-debug"  # noqa: S105
+# Seals the audit trail (club.ledger): an HMAC key kept out of the database and the repository,
+# so that someone who can write to the database cannot recompute the chain after an edit.
+AUDIT_KEY = env_secret(
+    "AUDIT_KEY", debug=DEBUG, development="protokoll-development-audit-key-only-for-debug"
+)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
@@ -37,11 +44,15 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.humanize",
     "django_htmx",
+    "axes",
     "club",
     "scoring",
 ]
 
 MIDDLEWARE = [
+    # First, so it sees every answer last (redirects and static files too): Cache-Control for
+    # signed-in and secret pages, Permissions-Policy everywhere (config/middleware.py).
+    "config.middleware.SecurityHeadersMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -53,6 +64,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -133,6 +146,7 @@ SECURE_CSP = {
     "form-action": [CSP.SELF],
     "frame-ancestors": [CSP.NONE],
     "base-uri": [CSP.SELF],
+    "object-src": [CSP.NONE],
 }
 SESSION_COOKIE_SECURE = not DEBUG
 CSRF_COOKIE_SECURE = not DEBUG
@@ -142,6 +156,102 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = not DEBUG
 SECURE_HSTS_PRELOAD = not DEBUG
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+
+# Hostile input (issue 13 §1): no form of the app sends more than a few kB or a few dozen
+# fields; a larger request is refused (400) before any view reads it. What a view then reads
+# goes through core.inputs.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 100_000
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 300
+
+# Headers, logins and mail (issue 13 §4): config/middleware.py, django-axes, Django's
+# password views.
+# Every response denies the browser features the app never uses (it uses none of these).
+PERMISSIONS_POLICY: dict[str, list[str]] = {
+    feature: []
+    for feature in (
+        "accelerometer",
+        "autoplay",
+        "browsing-topics",
+        "camera",
+        "display-capture",
+        "encrypted-media",
+        "fullscreen",
+        "geolocation",
+        "gyroscope",
+        "hid",
+        "idle-detection",
+        "interest-cohort",
+        "local-fonts",
+        "magnetometer",
+        "microphone",
+        "midi",
+        "payment",
+        "picture-in-picture",
+        "publickey-credentials-get",
+        "screen-wake-lock",
+        "serial",
+        "usb",
+        "window-management",
+        "xr-spatial-tracking",
+    )
+}
+# Signed-in answers are all "private, no-store"; these routes are too, signed in or not.
+NO_STORE_ROUTES = ["invite-accept"]
+# Password guessing: django-axes counts failures per username *and* address, so one member's
+# typos (or a stranger's guesses at her name) never lock out another member, and a locked-out
+# member waits LOGIN_COOLOFF_MINUTES. Success resets the count; successful logins are not
+# logged (no one needs a record of when each member signed in).
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5)
+_COOLOFF_MINUTES = env_int("LOGIN_COOLOFF_MINUTES", 15)
+AXES_COOLOFF_TIME = timedelta(minutes=_COOLOFF_MINUTES)
+if AXES_FAILURE_LIMIT < 1 or _COOLOFF_MINUTES < 1:
+    raise ImproperlyConfigured("LOGIN_FAILURE_LIMIT and LOGIN_COOLOFF_MINUTES must be 1 or more")
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_DISABLE_ACCESS_LOG = True
+AXES_VERBOSE = False  # no banner on every manage.py command; failures are still logged
+AXES_LOCKOUT_CALLABLE = "club.views_account.lockout"  # HTTP 429, registration/lockout.html
+AXES_USERNAME_CALLABLE = "club.views_account.axes_username"  # bounded to the column
+# Behind a proxy REMOTE_ADDR is the proxy: TRUSTED_PROXIES says how many proxies append to
+# X-Forwarded-For (0: none, the header is ignored — anyone can send it).
+TRUSTED_PROXIES = env_int("TRUSTED_PROXIES", 0)
+AXES_CLIENT_IP_CALLABLE = "config.middleware.client_ip"
+# Mail (password reset links): printed to the console on a laptop, sent by SMTP in production
+# (check --deploy refuses the console there), or whatever EMAIL_BACKEND says. Django 6.1's
+# MAILERS; the EMAIL_* variables keep their familiar names. A mail that cannot be sent is
+# logged by the reset form, never a server error.
+_EMAIL_BACKEND = env_str("EMAIL_BACKEND") or (
+    "django.core.mail.backends.console.EmailBackend"
+    if DEBUG
+    else "django.core.mail.backends.smtp.EmailBackend"
+)
+_EMAIL_OPTIONS: dict[str, object] = {}
+if _EMAIL_BACKEND == "django.core.mail.backends.smtp.EmailBackend":
+    _EMAIL_SSL = env_bool("EMAIL_USE_SSL", False)
+    _EMAIL_OPTIONS = {
+        "host": env_str("EMAIL_HOST", "localhost"),
+        "port": env_int("EMAIL_PORT", 465 if _EMAIL_SSL else 587),
+        "username": env_str("EMAIL_HOST_USER", ""),
+        "password": env_str("EMAIL_HOST_PASSWORD", ""),
+        "use_ssl": _EMAIL_SSL,
+        "use_tls": env_bool("EMAIL_USE_TLS", not _EMAIL_SSL),
+        # A mail server that hangs must not hold a web worker for ever.
+        "timeout": env_int("EMAIL_TIMEOUT", 10),
+    }
+MAILERS = {"default": {"BACKEND": _EMAIL_BACKEND, "OPTIONS": _EMAIL_OPTIONS}}
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL") or "Protokoll <protokoll@localhost>"
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+
+# Money: the club-level ceiling on any single amount in öre (a payment, transfer, fee, stake),
+# enforced by club.ledger and the forms; the rules engine's own bound (engine.base) is the
+# default, so a club may lower the ceiling but not raise it above 1 000 000 kr.
+MAX_AMOUNT_ORE = env_int("MAX_AMOUNT_ORE", ENGINE_MAX_AMOUNT_ORE)
+if not 1 <= MAX_AMOUNT_ORE <= ENGINE_MAX_AMOUNT_ORE:
+    raise ImproperlyConfigured(f"MAX_AMOUNT_ORE must be from 1 to {ENGINE_MAX_AMOUNT_ORE} (öre)")
 
 # Celery: with no broker configured, tasks run eagerly in the web process.
 _BROKER = env_str("CELERY_BROKER_URL") or ""
@@ -163,6 +273,12 @@ CELERY_BEAT_SCHEDULE = {
         "task": "club.tasks.charge_all_dues_task",
         "schedule": crontab(hour=4, minute=10),
     },
+    # Each club's audit head into the log (logger "protokoll.audit"): a copy outside the
+    # database that a rewritten or shortened chain can be compared with (README).
+    "log-audit-heads": {
+        "task": "club.tasks.log_audit_heads_task",
+        "schedule": crontab(hour=4, minute=40),
+    },
 }
 
 LOGGING = {
@@ -174,5 +290,9 @@ LOGGING = {
     # development server's log. A worker logs its tasks itself.
     "loggers": {
         "celery.app.trace": {"level": "WARNING" if CELERY_TASK_ALWAYS_EAGER else "INFO"},
+        # django-axes says INFO for every login and logout; failures and lockouts are WARNING.
+        "axes": {"level": "WARNING"},
+        # The daily audit heads are kept whatever LOG_LEVEL says (club.ledger.log_audit_heads).
+        "protokoll.audit": {"level": "INFO"},
     },
 }

@@ -12,3 +12,5 @@ class ScoringConfig(AppConfig):
 
         # check_ledger verifies that the books hold what the games say (club never imports us).
         ledger.register_check(audit.check_game_money)
+        # …and that the events are still what the audit chain recorded.
+        ledger.register_check(audit.check_game_events)

@@ -12,13 +12,22 @@ from __future__ import annotations
 
 import dataclasses
 import typing
+import uuid
 
 from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from club.forms import submission_field
+from club.ledger import check_amount
 from club.models import Member
 from club.money import KronorField, format_ore
+from core import inputs
+from scoring.models import Seat
+
+# A whole-number option (a target, a capital, a count): far beyond any game, within any column.
+MAX_OPTION = 10**9
+GUEST_NAME_LENGTH = Seat._meta.get_field("guest_name").max_length
 
 
 def _choices(rules_class, field: dataclasses.Field) -> tuple:
@@ -65,11 +74,14 @@ def _field_for(
         )
     if isinstance(default, int) and field.name.endswith("_ore"):
         shown = format_ore(default).replace("\u00a0kr", "")
-        return KronorField(initial=shown, allow_zero=True, **common)
+        # The club's ceiling (settings.MAX_AMOUNT_ORE) before the engine's own bound.
+        return KronorField(initial=shown, allow_zero=True, validators=[check_amount], **common)
     if isinstance(default, int):
-        return forms.IntegerField(initial=default, **common)
+        return inputs.IntegerField(
+            initial=default, min_value=-MAX_OPTION, max_value=MAX_OPTION, **common
+        )
     if isinstance(default, str):
-        return forms.CharField(initial=default, **common)
+        return inputs.TextField(initial=default, max_length=100, **common)
     return None  # tuples and nested options keep their defaults
 
 
@@ -86,22 +98,28 @@ class StartGameForm(forms.Form):
         required=False,
         widget=forms.CheckboxSelectMultiple,
     )
-    order = forms.CharField(widget=forms.HiddenInput, required=False)
+    order = forms.CharField(widget=forms.HiddenInput, required=False, max_length=1000)
     draw_dealer = forms.BooleanField(
         label=_("Let the app draw the first dealer"),
         required=False,
         help_text=_("Otherwise the first player tapped deals first."),
     )
-    guests = forms.CharField(
+    guests = inputs.TextField(
         label=_("Guests"),
         required=False,
+        max_length=1000,
         help_text=_("Names of players who are not members, separated by commas."),
     )
+    # One key per rendering: a double tap on "Start the game" starts one game (the second post
+    # finds it, see recording.start_game). Optional: a post without it starts a game as before.
+    submission = submission_field(required=False)
 
     def __init__(
         self, *args, club=None, rules_class=None, club_rules=None, language="sv", **kwargs
     ):
         super().__init__(*args, **kwargs)
+        if not self.is_bound:
+            self.initial.setdefault("submission", uuid.uuid4().hex)
         self.fields["players"].queryset = Member.objects.for_club(club).active()
         self.rule_fields: list[str] = []
         if rules_class is not None:
@@ -127,10 +145,17 @@ class StartGameForm(forms.Form):
         data = super().clean()
         members = list(data.get("players") or [])
         # Seat order: the order in which the players were tapped, when the page sent it.
-        order = [p for p in (data.get("order") or "").split(",") if p.isdigit()]
-        rank = {int(pk): i for i, pk in enumerate(order)}
+        order = [p.strip() for p in (data.get("order") or "").split(",") if inputs.is_int_text(p)]
+        rank = {int(pk): i for i, pk in enumerate(order) if len(pk) <= inputs.MAX_DIGITS}
         members.sort(key=lambda m: (rank.get(m.pk, len(rank)), m.name))
         guests = [g.strip() for g in (data.get("guests") or "").split(",") if g.strip()]
+        for guest in guests:
+            if len(guest) > GUEST_NAME_LENGTH:
+                raise ValidationError(
+                    _("A guest's name has at most %(limit)s characters.")
+                    % {"limit": GUEST_NAME_LENGTH},
+                    code="guest_name",
+                )
         data["seated"] = [*members, *guests]
         if len(data["seated"]) < 2:
             raise ValidationError(_("Choose at least two players."), code="players")
@@ -150,4 +175,4 @@ class StartGameForm(forms.Form):
 
 
 class VoidForm(forms.Form):
-    reason = forms.CharField(label=_("Why is the game voided?"), max_length=200)
+    reason = inputs.TextField(label=_("Why is the game voided?"), max_length=200)

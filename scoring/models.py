@@ -44,6 +44,9 @@ class Game(models.Model):
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+"
     )
+    # The start form's one-time key: a double tap on "Start the game" finds the game the first
+    # tap made (unique per club) instead of making a second one. NULL: started without a form.
+    start_key = models.CharField(max_length=64, null=True, blank=True, editable=False)  # noqa: DJ001 - NULL: no key, no uniqueness
 
     objects = GameQuerySet.as_manager()
 
@@ -56,6 +59,13 @@ class Game(models.Model):
                 fields=["club", "status"],
                 condition=models.Q(status="open"),
                 name="scoring_game_open_per_club",
+            ),
+        ]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club", "start_key"],
+                condition=models.Q(start_key__isnull=False),
+                name="scoring_game_unique_start_key",
             ),
         ]
 

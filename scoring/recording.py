@@ -9,7 +9,9 @@ Appending an event is one database transaction:
 4. replay the game's effective events through the engine and apply the new one; an illegal
    event raises ``EventRefused`` with the engine's message and nothing is stored;
 5. store the event and the new snapshot, post the event's money with ``club.ledger.post``
-   (idempotent by the key ``game:<id>:event:<seq>``);
+   (idempotent by the key ``game:<id>:event:<seq>``) and seal the event in the club's audit
+   chain (``club.ledger.append_audit``; undo and void are sealed too, ``scoring.audit``
+   checks the events against their records);
 6. when the game finishes, push the result to ``club.league`` after commit.
 
 Undo appends an ``undo`` event that cancels the last effective event: the state is replayed
@@ -31,16 +33,17 @@ import re
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.core.serializers.json import DjangoJSONEncoder
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from club import league, ledger
-from club.models import Account, AccountKind, Club, Member, Source, User
+from club.models import Account, AccountKind, AuditRecord, Club, Member, Source, User
 from engine import registry
 from engine.base import net_by_account
 from engine.errors import EngineError
@@ -91,6 +94,8 @@ def rules_for(game_key: str, options: dict) -> Any:
         )
     try:
         return module.Rules(**options)
+    except EngineError as error:  # e.g. a stake above the engine's bound, in the user's language
+        raise EventRefused(engine_message(error), code="rules") from None
     except (TypeError, ValueError) as error:
         raise EventRefused(str(error), code="rules") from None
 
@@ -103,8 +108,20 @@ def start_game(
     by: User | None,
     rules: dict | None = None,
     setup: dict | None = None,
+    *,
+    key: str | None = None,
 ) -> Game:
-    """Seat the players (members, or guests by name) in order and check the engine agrees."""
+    """Seat the players (members, or guests by name) in order and check the engine agrees.
+
+    ``key`` is the start form's one-time key: the same key again returns the game it started
+    (a double tap on "Start the game"), made certain by the unique ``(club, start_key)``."""
+    if key:
+        # Starts of one club take turns, so the second tap finds the first one's game (rather
+        # than, for a pot game, being refused because that game is now open).
+        Club.objects.select_for_update().filter(pk=club.pk).first()
+        existing = Game.objects.filter(club=club, start_key=key).first()
+        if existing is not None:
+            return existing
     info = registry.get(game_key)
     if not info.min_players <= len(players) <= info.max_players:
         raise EventRefused(
@@ -127,9 +144,19 @@ def start_game(
             % {"game": info.name()},
             code="pot_in_use",
         )
-    game = Game.objects.create(
-        club=club, game_key=game_key, rules=rules or {}, setup=setup or {}, created_by=by
-    )
+    try:
+        with transaction.atomic():
+            game = Game.objects.create(
+                club=club,
+                game_key=game_key,
+                rules=rules or {},
+                setup=setup or {},
+                created_by=by,
+                start_key=key or None,
+            )
+    except IntegrityError:
+        # Only a start key can collide: the same tap arrived twice past the club lock.
+        return Game.objects.get(club=club, start_key=key)
     Seat.objects.bulk_create(
         Seat(
             game=game,
@@ -256,12 +283,16 @@ def append_event(
     expected_seq: int,
     idempotency_key: str,
     by: User | None,
+    at: datetime | None = None,
 ) -> AppendResult:
+    """``at``: when the event happened at the table, if not now (the demo records evenings
+    that are over); its audit record is sealed now all the same."""
     if event_type == UNDO:
         return undo_last(game, expected_seq=expected_seq, idempotency_key=idempotency_key, by=by)
     module = registry.get(game.game_key).module
     with transaction.atomic():
         game = _lock(game)
+        now = timezone.now()
         existing = _check_turn(game, expected_seq, idempotency_key)
         if existing is not None:
             return AppendResult(existing, current_state(game)[0], duplicate=True)
@@ -277,14 +308,43 @@ def append_event(
             payload=payload,
             summary=" · ".join(getattr(new_state, "log", ()))[:300],
             recorded_by=by,
+            created_at=at or now,
             idempotency_key=idempotency_key,
         )
         event.money = _post_money(game, event, new_state.transfers, by)
         if event.money is not None:
             event.save(update_fields=["money"])
+        _audit_event(game, event, by, now)
         nets = _add_nets(nets, new_state.transfers)
         _store(game, event.seq, new_state, nets)
     return AppendResult(event, new_state)
+
+
+def event_audit_data(event: Event) -> dict:
+    """What the club's audit trail keeps of an event; ``scoring.audit`` compares it with the
+    event's row as it is now, so an edited or deleted event shows."""
+    return {
+        "game": event.game_id,
+        "seq": event.seq,
+        "type": event.type,
+        "payload": event.payload,
+        "summary": event.summary,
+        "recorded_by": event.recorded_by_id,
+        "created_at": ledger.audit_time(event.created_at),
+        "money": event.money_id,
+    }
+
+
+def _audit_event(game: Game, event: Event, by: User | None, now) -> None:
+    """The event's record in the club's audit chain, in the event's database transaction."""
+    ledger.append_audit(
+        game.club,
+        AuditRecord.Action.EVENT,
+        by,
+        now,
+        subject=f"{game.ref}:event:{event.seq}",
+        data=event_audit_data(event),
+    )
 
 
 def _add_nets(nets: dict[str, int], transfers) -> dict[str, int]:
@@ -461,6 +521,7 @@ def undo_last(
             recorded_by=by,
             idempotency_key=idempotency_key,
         )
+        _audit_event(game, event, by, event.created_at)
         state, nets = _replay_with_nets(game, [*events, event])
         _store(game, event.seq, state, nets)
     return AppendResult(event, state)
@@ -479,5 +540,13 @@ def void_game(game: Game, reason: str, by: User | None) -> Game:
             ledger.reverse(event.money, reason, by, game_recording=True)
     game.status = GameStatus.VOIDED
     game.save(update_fields=["status"])
+    ledger.append_audit(
+        game.club,
+        AuditRecord.Action.VOID,
+        by,
+        timezone.now(),
+        subject=game.ref,
+        data={"game": game.pk, "reason": reason},
+    )
     transaction.on_commit(lambda: league.remove_results(game.ref))
     return game

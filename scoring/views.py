@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 import inspect
-import json
 import secrets
 import uuid
 
@@ -23,11 +22,12 @@ from django.template import TemplateDoesNotExist
 from django.template.loader import select_template
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from club import ledger
 from club.access import club_view
 from club.models import Account, Role
+from core import inputs
 from engine import registry
 from scoring import calculators as calc
 from scoring import games, recording
@@ -35,8 +35,11 @@ from scoring.forms import StartGameForm, VoidForm
 from scoring.models import Game, GameStatus
 from scoring.recording import with_names
 
+MAX_SEQ = 2**31 - 1  # Event.seq and Game.seq are PositiveIntegerFields
+MAX_TYPE = 30  # Event.type
 
-@require_GET
+
+@require_safe
 @club_view()
 def play(request: HttpRequest) -> HttpResponse:
     open_games = list(
@@ -72,7 +75,7 @@ def _setup_for(
     return setup
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @club_view(role=Role.SCORER)
 def game_start(request: HttpRequest, game_key: str) -> HttpResponse:
     try:
@@ -110,12 +113,18 @@ def game_start(request: HttpRequest, game_key: str) -> HttpResponse:
                 request.user,
                 rules=form.rules_options(),
                 setup=setup,
+                key=form.cleaned_data["submission"] or None,
             )
         except ValidationError as error:
             form.add_error(None, error)
         else:
             return redirect("scoring:game-detail", club_slug=request.club.slug, game_id=game.pk)
-    return render(request, "scoring/game_start.html", {"form": form, "info": info, "lang": _lang()})
+    return render(
+        request,
+        "scoring/game_start.html",
+        {"form": form, "info": info, "lang": _lang()},
+        status=422 if form.is_bound else 200,
+    )
 
 
 def _game(request: HttpRequest, game_id: int) -> Game:
@@ -189,59 +198,27 @@ def _render_pad(request: HttpRequest, game: Game, status: int = 200, **extra) ->
     return render(request, template, _pad_context(request, game, **extra), status=status)
 
 
-@require_GET
+@require_safe
 @club_view()
 def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
     return _render_pad(request, _game(request, game_id))
 
 
-@require_GET
+@require_safe
 @club_view()
 def game_poll(request: HttpRequest, game_id: int) -> HttpResponse:
-    seq = request.GET.get("seq", "")
+    try:
+        seq = inputs.parse_int(request.GET.get("seq", ""), lo=0, hi=MAX_SEQ)
+    except ValidationError:
+        seq = None  # a phone that sent no readable seq gets the whole pad
     current = (
         Game.objects.filter(club=request.club, pk=game_id).values_list("seq", flat=True).first()
     )
     if current is None:
         raise Http404
-    if seq.isdigit() and int(seq) == current:
+    if seq == current:
         return HttpResponse(status=204)
     return _render_pad(request, _game(request, game_id))
-
-
-def _payload(post) -> dict:
-    """The event's payload: a JSON object in ``payload``, plus ``p_<name>`` fields.
-
-    ``p_points=5`` → ``{"points": 5}``; ``p_cards[]`` (repeated) → a list;
-    ``p_bids.s0=4`` → ``{"bids": {"s0": 4}}``. Digits become ints; empty fields are left out.
-    """
-    try:
-        payload = json.loads(post.get("payload") or "{}")
-    except json.JSONDecodeError:
-        payload = None
-    if not isinstance(payload, dict):
-        raise ValidationError(_("The form sent a broken payload."), code="payload")
-    for name in post:
-        if not name.startswith("p_"):
-            continue
-        values = [_coerce(v) for v in post.getlist(name) if v.strip() != ""]
-        if name.endswith("[]"):
-            payload[name[2:-2]] = values
-        elif values and "." in name:
-            outer, inner = name[2:].split(".", 1)
-            payload.setdefault(outer, {})[inner] = values[0]
-        elif values:
-            payload[name[2:]] = values[0]
-    return payload
-
-
-def _coerce(value: str):
-    text = value.strip()
-    if text.lstrip("-").isdigit():
-        return int(text)
-    if text in ("true", "false"):
-        return text == "true"
-    return text
 
 
 @require_POST
@@ -249,15 +226,14 @@ def _coerce(value: str):
 def game_event(request: HttpRequest, game_id: int) -> HttpResponse:
     game = _game(request, game_id)
     try:
-        expected_seq = int(request.POST.get("expected_seq", ""))
-    except ValueError:
-        expected_seq = -1
-    key = (request.POST.get("idempotency_key") or "")[:64] or uuid.uuid4().hex
-    try:
-        payload = _payload(request.POST)
+        # The pad's form, read once (core.inputs): what it cannot hold is refused with the pad.
+        expected_seq = inputs.parse_int(request.POST.get("expected_seq", ""), lo=0, hi=MAX_SEQ)
+        key = inputs.parse_token(request.POST.get("idempotency_key") or uuid.uuid4().hex)
+        event_type = inputs.parse_token(request.POST.get("type", ""), max_length=MAX_TYPE)
+        payload = inputs.parse_payload(request.POST)
         recording.append_event(
             game,
-            request.POST.get("type", ""),
+            event_type,
             payload,
             expected_seq=expected_seq,
             idempotency_key=key,
@@ -278,7 +254,7 @@ def game_event(request: HttpRequest, game_id: int) -> HttpResponse:
     return redirect("scoring:game-detail", club_slug=request.club.slug, game_id=game.pk)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @club_view(role=Role.ADMIN)
 def game_void(request: HttpRequest, game_id: int) -> HttpResponse:
     game = _game(request, game_id)
@@ -294,7 +270,7 @@ def game_void(request: HttpRequest, game_id: int) -> HttpResponse:
     return render(request, "scoring/game_void.html", {"game": game, "form": form})
 
 
-@require_GET
+@require_safe
 @club_view()
 def game_list(request: HttpRequest) -> HttpResponse:
     games = list(Game.objects.for_club(request.club).prefetch_related("seats__member")[:100])
@@ -303,7 +279,7 @@ def game_list(request: HttpRequest) -> HttpResponse:
     return render(request, "scoring/game_list.html", {"games": games})
 
 
-@require_GET
+@require_safe
 def game_help(request: HttpRequest, game_key: str) -> HttpResponse:
     """How the app scores a game, in Swedish and English; no login needed."""
     if game_key not in registry.GAME_MODULES:
@@ -331,6 +307,6 @@ def game_help(request: HttpRequest, game_key: str) -> HttpResponse:
     )
 
 
-@require_GET
+@require_safe
 def calculators(request: HttpRequest) -> HttpResponse:
     return render(request, "scoring/calculators.html", {"links": calc.links()})

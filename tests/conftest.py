@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from django.test import Client
+from django.test import Client, RequestFactory
 
 from club.models import Role
 from tests.factories import PASSWORD, make_club, make_member
@@ -59,7 +59,9 @@ def outsider(other_club):
 
 def client_for(member) -> Client:
     client = Client()
-    assert client.login(username=member.user.username, password=PASSWORD)
+    # django-axes watches every authentication and needs the request it came with.
+    request = RequestFactory().post("/login/")
+    assert client.login(request=request, username=member.user.username, password=PASSWORD)
     return client
 
 

@@ -9,7 +9,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from django.conf import settings as django_settings
 from django.urls import reverse
+
+from engine.base import MAX_AMOUNT_ORE
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -17,7 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def run_manage(*args: str, **env: str) -> subprocess.CompletedProcess:
     # A clean process: none of the test session's own switches (the browser tests allow
     # async-unsafe ORM calls in their thread, which a deployment must never do).
-    dropped = ("DEBUG", "SECRET_KEY", "DJANGO_ALLOW_ASYNC_UNSAFE")
+    dropped = ("DEBUG", "SECRET_KEY", "AUDIT_KEY", "DJANGO_ALLOW_ASYNC_UNSAFE")
     environment = {k: v for k, v in os.environ.items() if k not in dropped}
     environment.update(env)
     return subprocess.run(
@@ -33,6 +36,7 @@ def run_manage(*args: str, **env: str) -> subprocess.CompletedProcess:
 PRODUCTION = {
     "DEBUG": "0",
     "SECRET_KEY": "a-long-random-production-secret-key-with-enough-entropy-1234567890",
+    "AUDIT_KEY": "a-long-random-production-audit-key-kept-outside-the-database",
     "ALLOWED_HOSTS": "protokoll.example.se",
 }
 
@@ -48,10 +52,27 @@ def test_production_refuses_to_start_without_a_secret_key():
     assert "SECRET_KEY must be set" in result.stderr
 
 
+def test_production_refuses_to_start_without_an_audit_key():
+    without = {k: v for k, v in PRODUCTION.items() if k != "AUDIT_KEY"}
+    result = run_manage("check", **without)
+    assert result.returncode != 0
+    assert "AUDIT_KEY must be set when DEBUG is off" in result.stderr
+
+
 def test_a_bad_boolean_fails_loudly():
     result = run_manage("check", DEBUG="maybe")
     assert result.returncode != 0
     assert "DEBUG='maybe' is not a boolean" in result.stderr
+
+
+def test_the_money_ceiling_can_be_lowered_but_not_raised_above_the_engines_bound():
+    # The default is the engine's constant (engine never imports Django: it cannot read it).
+    assert django_settings.MAX_AMOUNT_ORE == MAX_AMOUNT_ORE
+    assert run_manage("check", MAX_AMOUNT_ORE="50000").returncode == 0
+    for value in ("100000001", "0", "mycket"):
+        result = run_manage("check", MAX_AMOUNT_ORE=value)
+        assert result.returncode != 0
+        assert "MAX_AMOUNT_ORE" in result.stderr
 
 
 @pytest.mark.django_db
@@ -97,6 +118,12 @@ def test_engine_is_standard_library_python_only():
 def test_club_never_imports_scoring():
     for path in (ROOT / "club").rglob("*.py"):
         assert "scoring" not in imports_of(path), path
+
+
+def test_core_imports_only_django_and_the_standard_library():
+    allowed = set(sys.stdlib_module_names) | {"core", "django", "__future__"}
+    for path in (ROOT / "core").rglob("*.py"):
+        assert imports_of(path) <= allowed, f"{path.name} imports {imports_of(path) - allowed}"
 
 
 def test_every_swedish_message_is_translated():

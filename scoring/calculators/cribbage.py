@@ -12,7 +12,7 @@ from django.shortcuts import render
 from django.urls import path
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from engine import cribbage
 from engine.cards import FULL_DECK, Card, parse_card, parse_cards, require_distinct
@@ -29,7 +29,7 @@ def _cards(request: HttpRequest, field: str = "cards") -> list[Card]:
     return [parse_card(code) for code in request.GET.getlist(field)]
 
 
-@require_GET
+@require_safe
 def cribbage_hand(request: HttpRequest) -> HttpResponse:
     context: dict = {"starter_choices": [(str(c), c.pretty) for c in FULL_DECK]}
     selected: set[str] = set(request.GET.getlist("cards"))
@@ -66,7 +66,7 @@ def _hand_and_starter(request: HttpRequest) -> tuple[list[Card], Card]:
     return hand, starter
 
 
-@require_GET
+@require_safe
 def cribbage_discard(request: HttpRequest) -> HttpResponse:
     context: dict = {"dealer": request.GET.get("dealer", "1")}
     selected = set(request.GET.getlist("cards"))

@@ -7,13 +7,15 @@ opponents score, computed by ``engine.femhundra.score_deal``. Nothing is stored.
 
 from __future__ import annotations
 
+from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import path
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
+from core import inputs
 from engine import femhundra
 from engine.errors import EngineError
 from scoring.games.femhundra import bid_rows, contract_name, misere_cells
@@ -22,11 +24,13 @@ from scoring.messages import engine_message
 
 def _int(request: HttpRequest, name: str, default: int) -> int:
     value = request.GET.get(name, "")
-    if not value.lstrip("-").isdigit():
-        if value:
-            raise EngineError(_("%(name)s must be a whole number.") % {"name": name})
+    if not value:
         return default
-    return int(value)
+    try:
+        # The bounds only keep the number small; deal_outcome says what the game allows.
+        return inputs.parse_int(value, lo=-1000, hi=1000)
+    except ValidationError:
+        raise EngineError(_("%(name)s must be a whole number.") % {"name": name}) from None
 
 
 def deal_outcome(contract: str, players: int, taken: int, one_round: bool) -> dict:
@@ -62,7 +66,7 @@ def deal_outcome(contract: str, players: int, taken: int, one_round: bool) -> di
     }
 
 
-@require_GET
+@require_safe
 def femhundra_deal(request: HttpRequest) -> HttpResponse:
     context: dict = {
         "bid_rows": bid_rows(),

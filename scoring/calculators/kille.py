@@ -16,7 +16,7 @@ from django.shortcuts import render
 from django.urls import path
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from club.money import parse_kronor
 from engine import kille
@@ -90,7 +90,7 @@ def _payments(settlement: kille.Settlement) -> list[dict]:
     return rows
 
 
-@require_GET
+@require_safe
 def kille_showing(request: HttpRequest) -> HttpResponse:
     submitted = "pot" in request.GET
     seats = [

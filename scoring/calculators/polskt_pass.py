@@ -13,7 +13,7 @@ from django.shortcuts import render
 from django.urls import path
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from club.money import parse_kronor
 from engine import polskt_pass as engine
@@ -102,7 +102,7 @@ def _payments(transfers) -> list[dict]:
     return rows
 
 
-@require_GET
+@require_safe
 def polskt_pass_deal(request: HttpRequest) -> HttpResponse:
     asked = "outcome" in request.GET
     values = {

@@ -18,9 +18,11 @@ from django.urls import path
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
+from club.ledger import check_amount
 from club.money import format_ore, parse_kronor
+from core import inputs
 from engine import whist
 from engine.errors import EngineError
 from scoring.messages import engine_message
@@ -48,12 +50,17 @@ def _choice(value: str | None, choices: list[tuple[str, object]]) -> str:
 
 def _deal(code: str) -> dict:
     parts = code.split(":")
-    if len(parts) not in (2, 4) or not all(part.isdigit() for part in parts):
-        raise EngineError(_("“%(code)s” is not a deal.") % {"code": code})
+    if len(parts) not in (2, 4) or not all(_small_number(part) for part in parts):
+        raise EngineError(_("“%(code)s” is not a deal.") % {"code": code[:40]})
     deal: dict = {"tricks": {parts[0]: int(parts[1])}}
     if len(parts) == 4:
         deal["honours"] = {parts[2]: int(parts[3])}
     return deal
+
+
+def _small_number(text: str) -> bool:
+    """A side, a number of tricks or of honours: a few ASCII digits (``core.inputs``)."""
+    return inputs.is_int_text(text) and not text.startswith("-") and len(text) <= 3
 
 
 def _score(codes: list[str], rules: whist.Rules) -> whist.State:
@@ -88,7 +95,7 @@ def _sides(state: whist.State, amounts: dict[str, int]) -> list[dict]:
     ]
 
 
-@require_GET
+@require_safe
 def whist_rubber(request: HttpRequest) -> HttpResponse:
     get = request.GET
     options = {
@@ -107,6 +114,7 @@ def whist_rubber(request: HttpRequest) -> HttpResponse:
     }
     try:
         stake = parse_kronor(options["stake"], allow_zero=True)
+        check_amount(stake)  # the club's ceiling, which the engine's Rules also hold to
     except ValidationError as error:
         context["error"] = " ".join(error.messages)
         stake = 0

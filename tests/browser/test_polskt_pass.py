@@ -73,8 +73,8 @@ def test_a_scorer_records_an_evening_of_polskt_pass(page, live_server, output_di
     page.get_by_test_id("pp-counts-record").click()
     expect(page.get_by_role("alert")).to_contain_text("5")
     page.screenshot(path=output_dir / "5-refused.png", full_page=True)
-    page.locator(".pp-counts summary").click()
-    page.get_by_test_id("pp-count-s0").fill("3")
+    # The refusal keeps the counts where they were typed, the fold open: one correction.
+    expect(page.get_by_test_id("pp-count-s0")).to_have_value("3")
     page.get_by_test_id("pp-count-s3").fill("2")
     page.get_by_test_id("pp-counts-record").click()
     # Sune won 20 (pot 10 + bet 1); Cia set bet 2 of 20.

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
+from club import ledger, payments
+from club.models import AccountKind, Role
+from scoring import recording
 from tests.conftest import client_for
 from tests.factories import make_member
 
@@ -73,3 +78,97 @@ def test_an_inactive_member_is_shut_out(member, member_client, club):
     member.active = False
     member.save()
     assert member_client.get(reverse("club:club-home", args=[club.slug])).status_code == 404
+
+
+# --- one definition of who may do what ---------------------------------------------------------
+
+
+def test_a_treasurer_is_not_a_scorer_and_an_admin_may_do_everything(
+    member, scorer, treasurer, admin_member
+):
+    assert treasurer.can(Role.TREASURER)
+    assert not treasurer.can(Role.SCORER)
+    assert not treasurer.is_scorer
+    assert scorer.is_scorer
+    assert not scorer.is_treasurer
+    assert all(admin_member.can(role) for role in Role)
+    assert member.can(Role.MEMBER)
+    assert not any(member.can(role) for role in (Role.SCORER, Role.TREASURER, Role.ADMIN))
+    admin_member.active = False
+    assert not any(admin_member.can(role) for role in Role)
+
+
+@pytest.fixture
+def stage(club):
+    """Something for every button to act on: an open game, a manual transaction, a member
+    without a login, the club's cash account."""
+    players = [make_member(club, "Bo Spelare", login=False), make_member(club, "Cilla Spelare")]
+    game = recording.start_game(club, "cribbage", players, None)
+    cash = ledger.system_account(club, AccountKind.CASH)
+    return {"club": club, "game": game, "cash": cash}
+
+
+def _url(name: str, club, *args) -> str:
+    return reverse(name, args=[club.slug, *args])
+
+
+def _shown(page: str, url: str) -> bool:
+    """Whether the page offers ``url`` as a link or a form's target."""
+    return re.search(rf'(?:href|action|hx-get|hx-post)="{re.escape(url)}[?#"]', page) is not None
+
+
+# (what, page it is offered on, where it leads, how it is used). ``transaction`` and ``guest``
+# stand for the acting member's own transaction and a member without a login.
+ACTIONS = [
+    ("start a game", "scoring:play", ("scoring:game-start", "cribbage"), "get"),
+    ("record at the table", "scoring:game-detail", ("scoring:game-event", "game"), "post"),
+    ("void a game", "scoring:game-detail", ("scoring:game-void", "game"), "get"),
+    ("record a payment", "club:ledger", ("club:ledger-payment",), "get"),
+    ("transfer", "club:ledger", ("club:ledger-transfer",), "get"),
+    ("settle up", "club:ledger", ("club:ledger-settle",), "get"),
+    ("close a period", "club:ledger", ("club:ledger-periods",), "get"),
+    ("membership fee", "club:ledger", ("club:ledger-dues",), "get"),
+    ("exports", "club:ledger", ("club:export-list",), "get"),
+    ("the club's cash", "club:ledger", ("club:ledger-account", "cash"), "get"),
+    ("reverse", "club:ledger-transaction", ("club:ledger-reverse", "transaction"), "post"),
+    ("invite", "club:member-list", ("club:member-invite", "guest"), "post"),
+    ("league settings", "club:league", ("club:league-settings",), "get"),
+    ("share the league", "club:league", ("club:league-share",), "post"),
+]
+PAGE_ARGS = {"scoring:game-detail": "game", "club:ledger-transaction": "transaction"}
+
+
+@pytest.mark.parametrize(
+    "roles",
+    [[], [Role.SCORER], [Role.TREASURER], [Role.SCORER, Role.TREASURER], [Role.ADMIN]],
+    ids=["member", "scorer", "treasurer", "scorer+treasurer", "admin"],
+)
+def test_for_each_role_a_page_shows_exactly_the_actions_its_views_allow(stage, roles):
+    club = stage["club"]
+    me = make_member(club, "Jag", roles=roles)
+    guest = make_member(club, "Gäst Utan Login", login=False)
+    mine = payments.record_payment(club, "cash_in", 500, "", None, member=me)
+    ids = {"game": stage["game"].pk, "cash": stage["cash"].pk, "transaction": mine.pk}
+    ids["guest"] = guest.pk
+    client = client_for(me)
+    pages: dict[str, str] = {}
+    shown, allowed = {}, {}
+    for what, page_name, (target, *args), method in ACTIONS:
+        if page_name not in pages:
+            page_args = [ids[PAGE_ARGS[page_name]]] if page_name in PAGE_ARGS else []
+            response = client.get(_url(page_name, club, *page_args))
+            assert response.status_code == 200, page_name
+            pages[page_name] = response.content.decode()
+        url = _url(target, club, *(ids.get(a, a) for a in args))
+        shown[what] = _shown(pages[page_name], url)
+        # Refused for the role: 403 (or 404 where what exists is itself not shown). Anything
+        # else (a page, a form error, a stale pad's 409) means the role got through.
+        status = getattr(client, method)(url).status_code
+        allowed[what] = status not in (403, 404)
+    assert shown == allowed
+    # And the roles do decide something: a plain member is offered none of it, an admin all.
+    if not roles:
+        assert not any(shown.values())
+    if roles == [Role.ADMIN]:
+        assert all(shown.values())
+    assert shown["record at the table"] == (Role.SCORER in roles or Role.ADMIN in roles)

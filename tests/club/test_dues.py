@@ -7,6 +7,7 @@ from datetime import date
 import pytest
 import time_machine
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from club import dues, ledger
@@ -91,6 +92,42 @@ def test_the_daily_task_charges_every_club_with_a_plan(club, other_club, member,
     assert ledger.balance(ledger.member_account(outsider)) == -2000
 
 
+def test_a_fee_above_the_ceiling_is_refused_before_any_charge(club):
+    with pytest.raises(ValidationError) as refusal:
+        dues.save_plan(club, settings.MAX_AMOUNT_ORE + 1, DuesPlan.Interval.YEARLY, active=True)
+    assert refusal.value.code == "too_large"
+    assert not DuesPlan.objects.exists()
+
+
+def test_a_huge_fee_from_before_the_ceiling_stops_neither_this_club_nor_the_next(
+    club, other_club, member, outsider
+):
+    # A fee saved before there was a ceiling (the probe's 92 233 720 368 547 758 kr): each
+    # charge is refused and reported, and the nightly run goes on to every other club.
+    DuesPlan.objects.create(club=club, fee_ore=9_223_372_036_854_775_800, active=True)
+    dues.save_plan(other_club, 2000, DuesPlan.Interval.YEARLY, active=True)
+    run = dues.charge_dues(club)
+    assert run.charged == []
+    assert [m for m, _reason in run.refused] == [member]
+    assert dues.charge_all_dues() == {club.pk: 0, other_club.pk: 1}
+    assert ledger.balance(ledger.member_account(outsider)) == -2000
+    assert not Transaction.objects.filter(club=club).exists()
+
+
+def test_one_clubs_failure_does_not_stop_the_nightly_run(club, other_club, outsider, monkeypatch):
+    dues.save_plan(club, 1000, DuesPlan.Interval.YEARLY, active=True)
+    dues.save_plan(other_club, 2000, DuesPlan.Interval.YEARLY, active=True)
+    real = dues.charge_dues
+
+    def failing(target, **kwargs):
+        if target.pk == club.pk:
+            raise RuntimeError("the database went away")
+        return real(target, **kwargs)
+
+    monkeypatch.setattr(dues, "charge_dues", failing)
+    assert dues.charge_all_dues() == {other_club.pk: 1}
+
+
 def test_beat_runs_the_dues_task_daily():
     entry = settings.CELERY_BEAT_SCHEDULE["charge-dues"]
     assert entry["task"] in app.tasks
@@ -125,7 +162,13 @@ def test_the_treasurer_sets_the_fee_and_charges_now(treasurer_client, club, memb
 
 @pytest.mark.parametrize(
     ("fee", "code"),
-    [("12,505", "decimals"), ("-5", "negative"), ("gratis", "invalid"), ("0", "zero")],
+    [
+        ("12,505", "decimals"),
+        ("-5", "negative"),
+        ("gratis", "invalid"),
+        ("0", "zero"),
+        ("1000000,01", "too_large"),
+    ],
 )
 def test_a_bad_fee_is_a_field_error_and_nothing_is_saved(treasurer_client, club, fee, code):
     response = treasurer_client.post(dues_url(club), {"fee": fee, "interval": "yearly"})

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import csv
 import io
-from datetime import date
+from datetime import date, timedelta
 
 import pytest
 import time_machine
 from django.conf import settings
 from django.urls import reverse
+from django.utils import timezone
 
 from club import exports, ledger
 from club.models import AccountKind, ExportJob, Season, Source
@@ -163,6 +164,51 @@ def test_the_csv_streams_without_a_query_per_row(
         b"".join(response.streaming_content)
 
 
+@pytest.mark.parametrize(
+    ("text", "written"),
+    [
+        ('=HYPERLINK("http://x")', '\'=HYPERLINK("http://x")'),
+        ("+46 70 123 45 67", "'+46 70 123 45 67"),
+        ("-2+3", "'-2+3"),
+        ("@SUM(A1)", "'@SUM(A1)"),
+        ("\t=1", "'\t=1"),
+        ("\r=1", "'\r=1"),
+        ("Kille; insats", "Kille; insats"),
+        ("Anna Ek", "Anna Ek"),
+        ("a=b", "a=b"),
+        ("", ""),
+    ],
+)
+def test_free_text_that_a_spreadsheet_would_run_gets_an_apostrophe(text, written):
+    assert exports.text_cell(text) == written
+
+
+def test_formula_like_memos_and_names_are_neutralised_and_amounts_stay_numbers(
+    treasurer_client, club
+):
+    eve = ledger.member_account(make_member(club, '=HYPERLINK("http://x","Eva")', login=False))
+    cash = ledger.system_account(club, AccountKind.CASH)
+    ledger.post(club, ledger.legs_for_transfer(eve, cash, 1250), "@kaffe", Source.MANUAL, None)
+    ledger.post(club, ledger.legs_for_transfer(cash, eve, 500), "+tillbaka", Source.MANUAL, None)
+    ledger.post(club, ledger.legs_for_transfer(eve, cash, 100), "-=1+1", Source.MANUAL, None)
+
+    _, rows = read_csv(
+        in_language(treasurer_client, "sv").get(export_url(club, "export-transactions"))
+    )
+    eves = [r for r in rows[1:] if "HYPERLINK" in r[4]]
+    assert {r[4] for r in eves} == {'\'=HYPERLINK("http://x","Eva")'}
+    assert [(r[2], r[6]) for r in eves] == [
+        ("'@kaffe", "-12,50"),
+        ("'+tillbaka", "5,00"),
+        ("'-=1+1", "-1,00"),
+    ]
+
+    _, rows = read_csv(in_language(treasurer_client, "en").get(export_url(club, "export-balances")))
+    lines = {r[0]: r[1:] for r in rows[1:]}
+    # Eve owes 8.50: a negative amount, written as a plain number a spreadsheet can sum.
+    assert lines['\'=HYPERLINK("http://x","Eva")'] == ["member", "-8.50", ""]
+
+
 # --- season statements ---------------------------------------------------------------------
 
 
@@ -287,3 +333,62 @@ def test_the_exports_page_offers_every_export(treasurer_client, club, season):
     ledger_page = treasurer_client.get(reverse("club:ledger", args=[club.slug])).content.decode()
     assert export_url(club, "export-list") in ledger_page
     assert reverse("club:ledger-dues", args=[club.slug]) in ledger_page
+
+
+# --- the same statement asked for again --------------------------------------------------------
+
+
+def test_the_same_statement_asked_for_twenty_times_is_built_once(
+    treasurer_client, club, books, season, monkeypatch, django_capture_on_commit_callbacks
+):
+    built: list[int] = []
+    build = exports.build_season_statement
+    monkeypatch.setattr(exports, "build_season_statement", lambda pk: built.append(pk) or build(pk))
+    url = export_url(club, "export-statement")
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        locations = {
+            treasurer_client.post(url, {"season": season.pk})["Location"] for _ in range(20)
+        }
+    job = ExportJob.objects.get()
+    assert locations == {export_url(club, "export-job", job.pk)}
+    assert len(callbacks) == 1
+    assert built == [job.pk]
+    assert job.status == ExportJob.Status.DONE
+
+
+def test_a_waiting_statement_is_reused_and_a_changed_one_is_not(
+    treasurer_client, club, books, season
+):
+    url = export_url(club, "export-statement")
+    # No callbacks run here: the job waits, as for a worker that has not picked it up yet.
+    first = treasurer_client.post(url, {"season": season.pk})["Location"]
+    assert treasurer_client.post(url, {"season": season.pk})["Location"] == first
+    job = ExportJob.objects.get()
+    # Other parameters are another statement.
+    treasurer_client.post(url, {"season": season.pk, "member": books["bo"].member_id})
+    in_language(treasurer_client, "en").post(url, {"season": season.pk})
+    assert ExportJob.objects.count() == 3
+    # Done, and the books unchanged since: the same document.
+    exports.build_season_statement(job.pk)
+    in_language(treasurer_client, "sv")
+    assert treasurer_client.post(url, {"season": season.pk})["Location"] == first
+    # A posting since: a new build.
+    ledger.post(
+        club, ledger.legs_for_transfer(books["cash"], books["bo"], 100), "In", Source.MANUAL, None
+    )
+    assert treasurer_client.post(url, {"season": season.pk})["Location"] != first
+    assert ExportJob.objects.count() == 4
+
+
+def test_a_failed_or_old_job_is_never_reused(club, books, season):
+    job, new = exports.request_season_statement(club, season, None, None, "sv")
+    assert new
+    ExportJob.objects.filter(pk=job.pk).update(status=ExportJob.Status.FAILED)
+    failed_again, new = exports.request_season_statement(club, season, None, None, "sv")
+    assert new
+    assert failed_again != job
+    with time_machine.travel(timezone.now() + exports.REUSE_WINDOW + timedelta(seconds=1)):
+        # Still waiting after the window: its worker is lost; ask again.
+        later, new = exports.request_season_statement(club, season, None, None, "sv")
+    assert new
+    assert later not in (job, failed_again)

@@ -1,14 +1,19 @@
 from __future__ import annotations
 
+import threading
 from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
+from django.core.exceptions import ValidationError
+from django.db import connection
+from django.urls import reverse
 
 from club import league
 from club.league import PlayerResult
-from club.models import HeadToHead, PlacementScheme, RatingPoint, Season, Standing
-from tests.factories import make_member
+from club.models import HeadToHead, PlacementScheme, RatingPoint, Role, Season, Standing
+from tests.conftest import client_for
+from tests.factories import make_club, make_member
 
 STOCKHOLM = ZoneInfo("Europe/Stockholm")
 
@@ -258,3 +263,78 @@ def test_a_club_without_seasons_gets_this_year(club):
     assert season.end == season.start.replace(month=12, day=31)
     assert league.current_season(club) == season
     assert season.end - season.start == timedelta(days=364) or season.end.year % 4 == 0
+
+
+# --- seasons: never overlapping, even when the forms race ----------------------------------
+
+
+def test_add_season_refuses_an_overlap_and_a_backwards_one(club, season):
+    with pytest.raises(ValidationError) as refusal:
+        league.add_season(club, "Jul", date(2026, 12, 31), date(2027, 1, 6))
+    assert refusal.value.code == "overlap"
+    with pytest.raises(ValidationError) as refusal:
+        league.add_season(club, "Bakvänd", date(2027, 2, 1), date(2027, 1, 1))
+    assert refusal.value.code == "dates"
+    spring = league.add_season(club, "Vår 2027", date(2027, 1, 1), date(2027, 6, 30))
+    assert list(Season.objects.filter(club=club)) == [spring, season]
+    # Another club's seasons are its own business.
+    other = league.add_season(make_club(), "Vår 2027", date(2027, 1, 1), date(2027, 6, 30))
+    assert other.club_id != club.pk
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_twenty_identical_season_forms_at_once_add_one_season():
+    if connection.vendor != "postgresql":
+        pytest.skip("row locks under real concurrency are a PostgreSQL test")
+    club = make_club()
+    admin = make_member(club, "Arne Admin", roles=[Role.ADMIN])
+    url = reverse("club:league-settings", args=[club.slug])
+    form = {"form": "season", "name": "Vår 2027", "start": "2027-01-01", "end": "2027-06-30"}
+    clients = [client_for(admin) for _ in range(20)]
+    start = threading.Barrier(len(clients))
+    statuses: list[int] = []
+    errors: list[BaseException] = []
+
+    def send(client) -> None:
+        try:
+            start.wait()
+            statuses.append(client.post(url, form).status_code)
+        except BaseException as error:  # noqa: BLE001 - reported below
+            errors.append(error)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=send, args=(client,)) for client in clients]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    assert sorted(statuses) == [302] + [422] * 19
+    assert Season.objects.filter(club=club).count() == 1
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_first_visits_at_once_make_one_season_of_this_year():
+    if connection.vendor != "postgresql":
+        pytest.skip("row locks under real concurrency are a PostgreSQL test")
+    club = make_club()
+    start = threading.Barrier(10)
+    seasons: list[int] = []
+
+    def visit() -> None:
+        try:
+            start.wait()
+            seasons.append(league.current_season(club).pk)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=visit) for _ in range(10)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(set(seasons)) == 1
+    assert Season.objects.filter(club=club).count() == 1

@@ -80,6 +80,7 @@ def test_the_standings_query_count_does_not_grow_with_the_rows(
 
     with django_capture_on_commit_callbacks(execute=True):
         seed(club, [member, *[make_member(club, f"P{i}", login=False) for i in range(3)]], 4)
+    queries_for_page()  # the first visit also remembers the club in the session
     few = queries_for_page()
     with django_capture_on_commit_callbacks(execute=True):
         seed(club, [member, *[make_member(club, f"Q{i}", login=False) for i in range(24)]], 30)
@@ -163,3 +164,37 @@ def test_a_pot_statement_links_to_the_game_that_moved_it(member_client, club, me
         reverse("club:ledger-account", args=[club.slug, pot.pk])
     ).content.decode()
     assert "/games/7/" in page
+
+
+@pytest.mark.parametrize("token", ["\x00", "a\x00" * 25, "x" * 300, "٣" * 43, ""])
+def test_a_shared_link_the_app_never_made_is_not_found(client, club, token):
+    club.league_share_token = "a" * 43
+    club.save(update_fields=["league_share_token"])
+    response = client.get(f"/league/{token}/")
+    assert response.status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("data", "field"),
+    [
+        (
+            {"form": "settings", "placement_scheme": "n-1", "provisional_games": "١٢"},
+            "provisional_games",
+        ),
+        (
+            {"form": "settings", "placement_scheme": "n-1", "provisional_games": "9" * 5000},
+            "provisional_games",
+        ),
+        ({"form": "season", "name": "Vår", "start": "0001-01-01", "end": "2026-06-30"}, "start"),
+        ({"form": "season", "name": "Vår", "start": "2026-01-01", "end": "9999-12-31"}, "end"),
+        ({"form": "season", "name": "Vår\x00", "start": "2026-01-01", "end": "2026-06-30"}, "name"),
+    ],
+)
+def test_league_settings_read_numbers_dates_and_names_safely(admin_member, club, data, field):
+    response = client_for(admin_member).post(
+        reverse("club:league-settings", args=[club.slug]), data
+    )
+    assert response.status_code == 422
+    form = response.context["settings_form" if data["form"] == "settings" else "season_form"]
+    assert form.has_error(field)
+    assert not Season.objects.filter(club=club, name__startswith="Vår").exists()

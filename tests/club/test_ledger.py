@@ -5,6 +5,7 @@ from datetime import date, timedelta
 
 import pytest
 import time_machine
+from django.conf import settings as django_settings
 from django.db import connection
 from django.urls import reverse
 from django.utils import timezone
@@ -14,6 +15,7 @@ from hypothesis import strategies as st
 from club import ledger
 from club.ledger import LedgerError
 from club.models import Account, AccountKind, Entry, Source, Transaction
+from engine.base import MAX_AMOUNT_ORE, MAX_BALANCE_ORE
 from tests.conftest import client_for
 from tests.factories import make_club, make_member
 
@@ -68,6 +70,73 @@ def test_it_refuses_an_account_of_another_club(club, books):
     with pytest.raises(LedgerError) as excinfo:
         ledger.post(club, [(books["cash"], -5), (foreign, 5)], "x", "manual", None)
     assert excinfo.value.code == "foreign_account"
+
+
+# --- limits on money ------------------------------------------------------------------------
+
+
+def test_an_amount_above_the_ceiling_is_refused_naming_it_in_kronor(club, books):
+    assert django_settings.MAX_AMOUNT_ORE == MAX_AMOUNT_ORE  # the default: the engine's bound
+    ledger.post(
+        club,
+        ledger.legs_for_transfer(books["cash"], books["anna"], MAX_AMOUNT_ORE),
+        "",
+        "manual",
+        None,
+    )
+    with pytest.raises(LedgerError) as excinfo:
+        ledger.post(
+            club,
+            ledger.legs_for_transfer(books["cash"], books["anna"], MAX_AMOUNT_ORE + 1),
+            "för mycket",
+            "manual",
+            None,
+        )
+    assert excinfo.value.code == "too_large"
+    assert "1\u00a0000\u00a0000,00\u00a0kr" in excinfo.value.messages[0]
+    assert Transaction.objects.count() == 1
+    assert ledger.verify_balances(club) == []
+
+
+def test_a_lowered_ceiling_holds_for_every_source_but_a_games(club, books, settings):
+    settings.MAX_AMOUNT_ORE = 10_000
+    for source in ("manual", "dues", "settlement"):
+        with pytest.raises(LedgerError) as excinfo:
+            ledger.post(
+                club, [(books["cash"], -10_001), (books["anna"], 10_001)], "x", source, None
+            )
+        assert excinfo.value.code == "too_large"
+    # A game's entries are the engine's arithmetic on bounded options (a skunk triples the
+    # stake): the winning event must not be refused.
+    ledger.post(
+        club, ledger.legs_for_transfer(books["bo"], books["anna"], 30_000), "", "game", None
+    )
+    assert ledger.balance(books["anna"]) == 30_000
+
+
+def test_no_posting_takes_a_balance_beyond_its_bound(club, books):
+    """The probe's 92 233 720 368 547 758 kr made every later posting to the member overflow
+    bigint. Balances now stop far below it, with a refusal instead of a 500."""
+    pot, anna = books["pot"], books["anna"]
+    ledger.post(club, ledger.legs_for_transfer(pot, anna, MAX_BALANCE_ORE), "", "game", None)
+    for legs in (
+        ledger.legs_for_transfer(books["bo"], anna, 1),  # anna would hold too much
+        ledger.legs_for_transfer(pot, books["bo"], 1),  # the pot would owe too much
+    ):
+        with pytest.raises(LedgerError) as excinfo:
+            ledger.post(club, legs, "ett öre till", "game", None)
+        assert excinfo.value.code == "balance_limit"
+    with pytest.raises(LedgerError) as excinfo:
+        ledger.post(
+            club, ledger.legs_for_transfer(pot, anna, MAX_BALANCE_ORE + 1), "", "game", None
+        )
+    assert excinfo.value.code == "too_large"
+    assert Transaction.objects.count() == 1
+    assert ledger.balance(anna) == MAX_BALANCE_ORE
+    # Money moving back is still fine, and the books agree with themselves.
+    ledger.post(club, ledger.legs_for_transfer(anna, books["bo"], 500), "tillbaka", "manual", None)
+    assert ledger.balance(anna) == MAX_BALANCE_ORE - 500
+    assert ledger.verify_balances(club) == []
 
 
 def test_it_refuses_a_closed_account(club, books):
@@ -224,6 +293,16 @@ def test_periods_cannot_overlap_or_lie_in_the_future(club, books):
             ledger.close_period(club, "Mars", date(2026, 3, 1), date(2026, 3, 31), None)
 
 
+def test_a_period_from_the_calendars_first_day_opens_at_zero(club, books):
+    # The day before 0001-01-01 does not exist: date.fromordinal(0) raised (HTTP 500).
+    ledger.post(
+        club, ledger.legs_for_transfer(books["cash"], books["anna"], 700), "In", "manual", None
+    )
+    yesterday = timezone.localdate() - timedelta(days=1)
+    period = ledger.close_period(club, "Allt", date.min, yesterday, None)
+    assert set(period.balances.values_list("opening_ore", flat=True)) <= {0}
+
+
 def test_the_audit_trail_verifies_and_detects_an_edited_row(club, books):
     tx = ledger.post(
         club,
@@ -267,7 +346,10 @@ postings = st.lists(
         st.tuples(
             st.just("post"),
             st.lists(
-                st.tuples(st.sampled_from(ACCOUNTS), st.integers(-(10**9), 10**9).filter(bool)),
+                # Up to four legs and the cash leg balancing them: each under the ceiling.
+                st.tuples(
+                    st.sampled_from(ACCOUNTS), st.integers(-(2 * 10**7), 2 * 10**7).filter(bool)
+                ),
                 min_size=1,
                 max_size=4,
             ),

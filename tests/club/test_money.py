@@ -51,3 +51,26 @@ def test_it_formats_in_both_languages():
     assert format_ore(-5, "en") == "−SEK 0.05"
     assert ore_to_decimal_text(-1250, "sv") == "-12,50"
     assert ore_to_decimal_text(1250, "en") == "12.50"
+
+
+@pytest.mark.parametrize("text", ["١٢", "１２", "١٢,٥٠", "²", "12,٥", "--5", "1e3", "1\x002"])
+def test_it_reads_ascii_digits_only(text):
+    # "١٢" (Arabic-Indic) and "１２" (full-width) match \d and int() reads them as 12.
+    with pytest.raises(ValidationError) as excinfo:
+        parse_kronor(text)
+    assert excinfo.value.code == "invalid"
+
+
+@pytest.mark.parametrize("text", ["9" * 5000, "9" * 14, "1" + "0" * 20 + ",50"])
+def test_it_refuses_more_digits_than_any_amount_has_before_reading_them(text):
+    with pytest.raises(ValidationError) as excinfo:
+        parse_kronor(text)
+    assert excinfo.value.code in ("invalid", "too_large")
+
+
+def test_a_refusal_quotes_the_text_short_and_printable():
+    with pytest.raises(ValidationError) as excinfo:
+        parse_kronor("x\x00" * 40)
+    (message,) = excinfo.value.messages
+    assert "\x00" not in message
+    assert len(message) < 120

@@ -273,6 +273,57 @@ def test_the_confirm_view_refuses_what_settle_up_never_proposes(treasurer_client
     assert not Transaction.objects.filter(club=club).exists()
 
 
+@pytest.mark.parametrize("submission", [None, "", "ab\x00c", "k" * 65])
+def test_the_confirm_view_refuses_a_row_without_its_key(
+    treasurer_client, club, evening, submission
+):
+    data = {"payer": evening["Anna"].key, "payee": evening["Bo"].key, "amount_ore": "8000"}
+    if submission is not None:
+        data["submission"] = submission
+    response = treasurer_client.post(settle_url(club, "ledger-settle-confirm"), data)
+    assert response.status_code == 400
+    assert "inskickningsnyckel" in response.content.decode()
+    assert not Transaction.objects.filter(source=Source.SETTLEMENT).exists()
+
+
+def test_a_payment_above_the_ceiling_is_proposed_in_parts_each_recordable(
+    treasurer_client, club, evening, settings
+):
+    settings.MAX_AMOUNT_ORE = 5000  # 50 kr: Anna's 80 kr to Bo is two payments
+    rows = treasurer_client.get(settle_url(club)).context["rows"]
+    assert [r["text"] for r in rows] == [
+        "Anna betalar 50,00\u00a0kr till Bo.",
+        "Anna betalar 30,00\u00a0kr till Bo.",
+        "Anna betalar 40,00\u00a0kr till Cilla.",
+    ]
+    for n, row in enumerate(rows):
+        payment = row["payment"]
+        data = {
+            "payer": payment.payer,
+            "payee": payment.payee,
+            "amount_ore": payment.amount_ore,
+            "submission": f"k-{n}",
+        }
+        assert (
+            treasurer_client.post(settle_url(club, "ledger-settle-confirm"), data).status_code
+            == 302
+        )
+    assert Transaction.objects.filter(source=Source.SETTLEMENT).count() == 3
+    assert {ledger.balance(account) for account in evening.values()} == {0}
+
+
+def test_the_confirm_view_refuses_an_amount_above_the_ceiling(treasurer_client, club, evening):
+    data = {
+        "payer": evening["Anna"].key,
+        "payee": evening["Bo"].key,
+        "amount_ore": "100000001",
+        "submission": "k",
+    }
+    response = treasurer_client.post(settle_url(club, "ledger-settle-confirm"), data, follow=True)
+    assert "högst 1\u00a0000\u00a0000,00\u00a0kr" in response.content.decode()
+    assert not Transaction.objects.filter(source=Source.SETTLEMENT).exists()
+
+
 def test_settling_a_chosen_amount_of_one_member(treasurer_client, club, evening):
     response = treasurer_client.get(
         settle_url(club), {"mode": "one", "one-member": evening["Anna"].key, "one-amount": "50"}
@@ -321,3 +372,31 @@ def test_a_member_cannot_settle_and_another_clubs_treasurer_sees_nothing(
     assert stranger.get(settle_url(club)).status_code == 404
     assert stranger.post(settle_url(club, "ledger-settle-confirm"), data).status_code == 404
     assert not Transaction.objects.filter(source=Source.SETTLEMENT).exists()
+
+
+@pytest.mark.parametrize(
+    ("payer", "payee", "amount"),
+    [
+        ("member:1", "member:2", "9" * 5000),
+        ("member:1", "member:2", "١٢"),
+        ("member:1", "member:2", "²"),
+        ("member:1", "member:2", "--5"),
+        ("member:\x00", "cash", "100"),
+        ("member:" + "1" * 300, "cash", "100"),
+        ("member:١", "cash", "100"),
+        ("cash\x00", "member:1", "100"),
+    ],
+)
+def test_the_confirm_view_reads_its_hidden_fields_once_and_refuses_junk(
+    treasurer_client, club, evening, payer, payee, amount
+):
+    data = {"payer": payer, "payee": payee, "amount_ore": amount, "submission": "abc-1"}
+    response = treasurer_client.post(settle_url(club, "ledger-settle-confirm"), data)
+    assert response.status_code == 400
+    assert not Transaction.objects.filter(source=Source.SETTLEMENT).exists()
+
+
+@pytest.mark.parametrize("number", ["٠٧٠١٢٣٤٥٦٧", "０７０１２３４５６７"])
+def test_a_swish_number_in_other_digits_is_refused(number):
+    with pytest.raises(SettlementError):
+        settle.swish_number(number)

@@ -237,3 +237,10 @@ def test_the_calculator_refuses_what_cannot_be(client, params, message):
     page = calc(client, **params).content.decode()
     assert message in page
     assert 'data-testid="calc-declarer"' not in page
+
+
+@pytest.mark.parametrize("players", ["²", "١٢", "３", "--5", "9" * 5000])
+def test_the_calculator_reads_numbers_in_ascii_digits_only(client, players):
+    response = calc(client, contract="7S", players=players, taken="7")
+    assert response.status_code == 200
+    assert "players must be a whole number" in response.content.decode()

@@ -6,7 +6,7 @@ from django.utils import translation
 
 from engine import cribbage
 from engine.cards import parse_card
-from engine.errors import CardError, IllegalEvent
+from engine.errors import CardError, IllegalEvent, RulesError
 from scoring.messages import engine_message
 
 
@@ -41,3 +41,16 @@ def test_a_marked_value_inside_a_message_is_translated_too():
 
 def test_a_plain_message_is_shown_as_it_is():
     assert engine_message(IllegalEvent("s1 is confused")) == "s1 is confused"
+
+
+def test_a_stake_above_the_engines_bound_is_refused_in_swedish():
+    try:
+        cribbage.Rules(stake_ore=100_000_001)
+    except RulesError as error:
+        refused = error
+    else:
+        raise AssertionError("no refusal")
+    with translation.override("sv"):
+        assert engine_message(refused) == (
+            "ett belopp i reglerna får vara högst 1000000 kr, inte 1000000,01 kr"
+        )

@@ -1,13 +1,16 @@
 from __future__ import annotations
 
+import threading
+
 import pytest
+from django.db import connection
 
 from club import ledger
 from club.models import Account, GameResult, Transaction
 from scoring import recording
-from scoring.models import Event, GameStatus
+from scoring.models import Event, Game, GameStatus
 from scoring.recording import EventRefused, StaleGame
-from tests.factories import make_member
+from tests.factories import make_club, make_member
 
 
 @pytest.fixture
@@ -172,6 +175,42 @@ def test_start_refuses_bad_player_lists(toy, club, member, other_club):
     assert excinfo.value.code == "rules"
 
 
+def test_a_stake_above_the_engines_bound_is_refused_in_the_users_language(club, member):
+    with pytest.raises(EventRefused) as excinfo:
+        recording.start_game(club, "cribbage", [member, "Gäst"], None, rules={"stake_ore": 10**9})
+    assert excinfo.value.code == "rules"
+    assert excinfo.value.messages == [
+        "ett belopp i reglerna får vara högst 1000000 kr, inte 10000000 kr"
+    ]
+    assert not Game.objects.exists()
+
+
+def test_a_skunk_at_the_highest_stake_still_posts_the_winning_count(club, member, scorer):
+    """The probe set a stake so large that the winning peg always failed. A stake is now at
+    most the ceiling, and the books take what the engine makes of it — twice the stake for a
+    skunk is more than the ceiling on a single typed amount, and still the game's money."""
+    game = recording.start_game(
+        club, "cribbage", [scorer, member], None, rules={"target": 61, "stake_ore": 100_000_000}
+    )
+    events = [
+        ("starter", {"card": "5D"}),
+        ("show", {"player": "s1", "points": 29}),
+        ("show", {"player": "s0", "points": 2}),
+        ("crib", {"points": 0}),
+        ("starter", {"card": "2C"}),
+        ("peg", {"player": "s1", "points": 2}),
+        ("show", {"player": "s0", "points": 4}),
+        ("show", {"player": "s1", "points": 24}),
+        ("crib", {"points": 6}),  # 61: Maja wins, Sune has 6: a skunk
+    ]
+    for seq, (type_, payload) in enumerate(events):
+        append(game, type_, payload, seq, f"k{seq}")
+    game.refresh_from_db()
+    assert game.status == GameStatus.FINISHED
+    assert ledger.balance(ledger.member_account(member)) == 200_000_000
+    assert ledger.verify_balances(club) == []
+
+
 def test_the_state_replayed_from_scratch_equals_the_snapshot(game):
     for seq, (player, amount) in enumerate([("s0", 100), ("s1", 250), ("s2", 75)]):
         append(game, "stake", {"player": player, "amount": amount}, seq, f"k{seq}")
@@ -180,3 +219,37 @@ def test_the_state_replayed_from_scratch_equals_the_snapshot(game):
     recording._STATE_CACHE.clear()
     state, nets = recording.current_state(game)
     assert recording._snapshot(state, nets) == game.snapshot
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_ten_taps_on_start_at_once_make_one_game():
+    if connection.vendor != "postgresql":
+        pytest.skip("row locks under real concurrency are a PostgreSQL test")
+    club = make_club()
+    table = [make_member(club, name, login=False) for name in ("Ada", "Bea", "Cid")]
+    start = threading.Barrier(10)
+    games: list[int] = []
+    errors: list[BaseException] = []
+
+    def tap() -> None:
+        try:
+            start.wait()
+            # Kille plays from the club's pot: a second game would also be refused as open.
+            game = recording.start_game(
+                club, "kille", table, None, setup={"pot_ore": 0}, key="samma-tryck"
+            )
+            games.append(game.pk)
+        except BaseException as error:  # noqa: BLE001 - reported below
+            errors.append(error)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=tap) for _ in range(10)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    assert len(set(games)) == 1
+    assert Game.objects.filter(club=club).count() == 1

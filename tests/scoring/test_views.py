@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import pytest
+from django.db import IntegrityError, transaction
 from django.urls import reverse
 
 from scoring import recording
@@ -132,7 +133,7 @@ def test_starting_a_game_seats_players_in_tap_order(toy, scorer_client, club, sc
 def test_starting_with_one_player_is_a_form_error(toy, scorer_client, club, scorer):
     url = reverse("scoring:game-start", args=[club.slug, "toy"])
     response = scorer_client.post(url, {"players": [scorer.pk]})
-    assert response.status_code == 200
+    assert response.status_code == 422
     assert response.context["form"].non_field_errors()
     assert not Game.objects.exists()
 
@@ -167,3 +168,184 @@ def test_the_app_can_draw_the_first_dealer(scorer_client, club, scorer, member):
     assert dealers <= {"s0", "s1", "s2", "s3"}
     game = Game.objects.filter(game_key="fyrtioett").first()
     assert game.snapshot["dealer"] == game.setup["first_dealer"]
+
+
+# --- a double tap on "Start the game" ----------------------------------------------------------
+
+
+def start_page_key(client, url) -> str:
+    return client.get(url).context["form"].initial["submission"]
+
+
+def test_a_double_tap_on_start_makes_one_game(scorer_client, club, scorer, member):
+    url = reverse("scoring:game-start", args=[club.slug, "cribbage"])
+    page = scorer_client.get(url)
+    key = page.context["form"].initial["submission"]
+    assert f'type="hidden" name="submission" value="{key}"' in page.content.decode()
+    data = start_form([scorer, member]) | {"submission": key}
+    first = scorer_client.post(url, data)
+    second = scorer_client.post(url, data)
+    assert first.status_code == second.status_code == 302
+    assert first["Location"] == second["Location"]
+    assert Game.objects.count() == 1
+    assert Game.objects.get().start_key == key
+    # A fresh page is a fresh key: another game.
+    again = start_form([scorer, member]) | {"submission": start_page_key(scorer_client, url)}
+    assert scorer_client.post(url, again).status_code == 302
+    assert Game.objects.count() == 2
+
+
+def test_a_double_tap_on_starting_a_pot_game_opens_the_first_not_a_refusal(
+    scorer_client, club, scorer, players
+):
+    url = reverse("scoring:game-start", args=[club.slug, "kille"])
+    data = start_form(players) | {"submission": start_page_key(scorer_client, url)}
+    first = scorer_client.post(url, data)
+    second = scorer_client.post(url, data)  # not "a Kille game is already open"
+    assert first["Location"] == second["Location"]
+    assert Game.objects.filter(game_key="kille").count() == 1
+
+
+@pytest.mark.parametrize("key", ["ab\x00cd", "x" * 65, "<script>"])
+def test_a_damaged_start_key_is_refused(toy, scorer_client, club, scorer, member, key):
+    url = reverse("scoring:game-start", args=[club.slug, "toy"])
+    response = scorer_client.post(url, start_form([scorer, member]) | {"submission": key})
+    assert response.status_code == 422
+    assert response.context["form"].has_error("submission")
+    assert not Game.objects.exists()
+
+
+def test_the_start_key_is_unique_per_club_in_the_database(toy, club, other_club, scorer, member):
+    game = recording.start_game(club, "toy", [scorer, member], None, key="k1")
+    assert recording.start_game(club, "toy", [scorer, member], None, key="k1") == game
+    guests = ["Gäst A", "Gäst B"]
+    assert recording.start_game(other_club, "toy", guests, None, key="k1") != game
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Game.objects.create(club=club, game_key="toy", start_key="k1")
+    # No key, no uniqueness: games started without the form.
+    recording.start_game(club, "toy", [scorer, member], None)
+    recording.start_game(club, "toy", [scorer, member], None)
+    assert Game.objects.filter(club=club, start_key__isnull=True).count() == 2
+
+
+# --- money options on the start form -----------------------------------------------------------
+
+
+def test_a_stake_above_the_ceiling_is_a_field_error_naming_it(scorer_client, club, players):
+    url = reverse("scoring:game-start", args=[club.slug, "cribbage"])
+    data = start_form(players[:2], stake_ore="1000000,01") | {"submission": "k"}
+    response = scorer_client.post(url, data)
+    assert response.status_code == 422
+    assert response.context["form"].has_error("rule_stake_ore", code="too_large")
+    assert "högst 1\u00a0000\u00a0000,00\u00a0kr" in response.content.decode()
+    assert not Game.objects.exists()
+
+
+def test_a_lowered_ceiling_bounds_the_stakes_too(scorer_client, club, players, settings):
+    settings.MAX_AMOUNT_ORE = 10_000
+    url = reverse("scoring:game-start", args=[club.slug, "whist"])
+    data = start_form([*players, make_member(club, "Fjärde")], stake_ore="100,01")
+    response = scorer_client.post(url, data | {"submission": "k"})
+    assert response.context["form"].has_error("rule_stake_ore", code="too_large")
+    data = start_form([*players, make_member(club, "Femte")], stake_ore="100")
+    assert scorer_client.post(url, data | {"submission": "k2"}).status_code == 302
+
+
+# --- hostile input: read once at the edge (core.inputs), refused with the pad ------------------
+
+
+def post_raw(client, game, **fields):
+    data = {"type": "stake", "expected_seq": "0", "idempotency_key": "h", **fields}
+    return client.post(event_url(game), data, **HTMX)
+
+
+@pytest.mark.parametrize("seq", ["²", "١", "０", "--0", "9" * 5000, "\x00"])
+def test_polling_with_a_seq_that_is_no_number_gets_the_pad(scorer_client, game, seq):
+    url = reverse("scoring:game-poll", args=[game.club.slug, game.pk])
+    response = scorer_client.get(url, {"seq": seq}, **HTMX)
+    assert response.status_code == 200
+    assert 'id="pad"' in response.content.decode()
+
+
+@pytest.mark.parametrize("amount", ["²", "١٢", "１２", "--5", "1e3"])
+def test_a_number_in_another_script_reaches_the_engine_as_text_and_is_refused(
+    scorer_client, game, amount
+):
+    response = post_raw(scorer_client, game, p_player="s0", p_amount=amount)
+    assert response.status_code == 422
+    assert 'id="pad"' in response.content.decode()
+    assert not Event.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"expected_seq": "²"},
+        {"expected_seq": "9" * 5000},
+        {"expected_seq": ""},
+        {"idempotency_key": "a\x00b"},
+        {"idempotency_key": "k" * 65},
+        {"type": "stake\x00"},
+        {"type": "x" * 31},
+        {"p_amount": "9" * 5000},
+        {"payload": "[" * 5000 + "]" * 5000},
+        {"payload": '{"player": "s0", "amount": NaN}'},
+        {"payload": '{"player": "s0\\u0000", "amount": 5}'},
+        {"payload": '{"amount": 5}', "p_amount": "5"},
+        {"p_amount": "5", "p_amount.x": "5"},
+        {"p_note": "x" * 10_000},
+        {"p_" + "k" * 300: "1"},
+    ],
+)
+def test_what_the_database_or_a_parser_cannot_hold_is_refused_with_the_pad(
+    scorer_client, game, fields
+):
+    response = post_raw(scorer_client, game, **({"p_player": "s0", "p_amount": "5"} | fields))
+    assert response.status_code == 422
+    page = response.content.decode()
+    assert 'id="pad"' in page
+    assert 'class="error' in page or "error" in page
+    assert not Event.objects.exists()
+    game.refresh_from_db()
+    assert game.seq == 0
+
+
+def test_a_body_larger_than_any_form_is_refused_before_the_view(scorer_client, game):
+    response = post_raw(scorer_client, game, p_player="s0", p_amount="5", p_junk="x" * 2_000_000)
+    assert response.status_code == 400
+    assert not Event.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("order", "guests", "problem"),
+    [
+        ("²,١,--5," + "9" * 30, "", None),
+        ("9" * 5000, "", "order"),
+        ("", "G" * 101, "guests"),
+        ("", "Gäst\x00", "guests"),
+        ("", "Gäst\x1b[31m", "guests"),
+    ],
+)
+def test_the_start_form_reads_the_seat_order_and_guests_safely(
+    toy, scorer_client, club, scorer, member, order, guests, problem
+):
+    url = reverse("scoring:game-start", args=[club.slug, "toy"])
+    data = start_form([scorer, member]) | {"order": order, "guests": guests}
+    response = scorer_client.post(url, data)
+    if problem is None:
+        assert response.status_code == 302
+        assert Game.objects.count() == 1
+    else:
+        assert response.status_code == 422
+        assert not Game.objects.exists()
+
+
+@pytest.mark.parametrize("value", ["١٢", "１２", "²", "9" * 5000, "10000000000"])
+def test_a_whole_number_option_is_read_in_ascii_digits_within_bounds(
+    scorer_client, club, players, value
+):
+    url = reverse("scoring:game-start", args=[club.slug, "stopp"])
+    response = scorer_client.post(url, start_form(players) | {"rule_capital": value})
+    assert response.status_code == 422
+    assert "rule_capital" in response.context["form"].errors
+    assert not Game.objects.exists()

@@ -112,3 +112,18 @@ def test_a_bad_stake_is_explained(client):
     response = client.get(URL, {"stake": "lots", "d": ["0:9"]})
     assert response.context["error"]
     assert response.context["state"].scores == (3, 0)
+
+
+def test_a_stake_above_the_ceiling_is_explained_not_a_crash(client):
+    response = client.get(URL, {"stake": "1000000,01", "d": ["0:9"]})
+    assert response.status_code == 200
+    assert "högst 1\u00a0000\u00a0000,00\u00a0kr" in response.context["error"]
+    assert response.context["state"].scores == (3, 0)
+
+
+@pytest.mark.parametrize("deal", ["²:7", "0:١٠", "0:９", "0:" + "9" * 5000, "-0:7"])
+def test_a_deal_written_in_other_digits_is_refused_not_a_crash(client, deal):
+    response = client.get(URL, {"d": [deal]})
+    assert response.status_code == 200
+    assert response.context["codes"] == []
+    assert response.context["error"]
