@@ -64,9 +64,12 @@ def test_a_vandatta_game_is_played_by_tapping(page, live_server, output_dir):
     page.screenshot(path=output_dir / "vandatta-after-one-deal.png", full_page=True)
 
     # Deal 2: s0 goes out; s1 holds four eights (−100): the game is over.
+    # Each answer brings the next hand's form: tap that one, not the one being replaced.
     page.get_by_test_id("vd-out-s0").click()
+    expect(hand.get_by_role("heading")).to_contain_text(players[1].name)
     tap(page, "vd-eights-4")
     page.get_by_test_id("vd-record").click()
+    expect(hand.get_by_role("heading")).to_contain_text(players[2].name)
     tap(page, "vd-numbers-3")
     page.get_by_test_id("vd-record").click()
     expect(page.get_by_test_id("winner")).to_contain_text(players[2].name)  # −35
