@@ -25,7 +25,8 @@ Design — scores are kept per *side* (a side is one player, or two partners), s
   "tabbar": {p: n, …}}`` — ``aces`` may also be a list of four players (one per ace). Instead
   of ``most_cards`` / ``most_spades`` the card counts ``cards`` / ``spades`` ({p: n}, every
   player) may be given; they are checked (52 cards, 13 spades, no more spades than cards, room
-  for the scoring cards and sweeps a player took) and decide who had most. A player named for
+  for the scoring cards and sweeps a player took, never exactly one card: a take is at least
+  two) and decide who had most. A player named for
   an item stands for his side.
 - ``{"type": "deal", "points": {p: n, …}, "tabbar": {…}}`` — for tables that count themselves:
   each side's points besides tabbar; together 8–11.
@@ -341,6 +342,14 @@ def _check_counts(
             )
         for player, count in cards.items():
             # A take is the card played and at least one from the table; a tabbe is a take.
+            if count == 1:
+                raise IllegalEvent(
+                    _(
+                        "{player} took 1 card: a take is a card from the hand and at least one "
+                        "from the table, so a player takes no cards or at least two"
+                    ),
+                    player=player,
+                )
             needed = max(took.get(player, 0), 2 * tabbar.get(player, 0), 2 if player == last else 0)
             if count < needed:
                 raise IllegalEvent(

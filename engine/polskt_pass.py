@@ -23,8 +23,9 @@ Design — the pad records what happens at the table, one short event at a time:
   winner is certain — three tricks, or first to two when nobody else can reach three; or when
   a la vola is won or lost), with ``la_vola`` {player} at the lead to the third trick by the
   player who took the first two; or ``tricks`` at once: {counts: {player: n}, first_two} or
-  {winners: [player, …]}, each with an optional ``la_vola``. With counts a lost la vola is
-  the la vola player's tricks plus the one trick he lost, after which play stopped.
+  {winners: [player, …]}, each with an optional ``la_vola``. Counts add up to the five tricks,
+  except for a lost la vola: the la vola player's tricks plus the one trick he lost, after
+  which play stopped.
 - ``end``: the evening is over (only between deals); standings by net money. Pot and betar
   stay in the club's accounts for the next evening.
 
@@ -823,6 +824,12 @@ def _tricks_by_counts(state: State, given: Any, first_two: Any, la: str | None) 
                 count=own,
             )
         if own == TRICKS:
+            if total != TRICKS:  # five to the la vola player leave none for the others
+                raise IllegalEvent(
+                    _("the tricks add up to {total}, but a deal has {tricks}"),
+                    total=total,
+                    tricks=TRICKS,
+                )
             return _settle(state, tricks, la, "won", (line,), la)
         if total != own + 1:
             raise IllegalEvent(

@@ -5,8 +5,10 @@ NOTES.md PR1–PR3).
 3–6 players, one deck. Players try to get rid of their cards; the order in which they go out is
 what scores. The first out gets one point less than the number of players, the next one less,
 and so on down to 1 for the second-last; the one left holding cards gets 0 (PR2). The game is
-played to a target agreed beforehand — 15 or 25 (club option). Trouduc (club option): 2 points
-to the first out, 1 to the second, 0 to the rest, first to 11 (PR3).
+played to a target agreed beforehand — 15 or 25 (club option ``target``). Trouduc (club option):
+2 points to the first out, 1 to the second, 0 to the rest, first to 11 (PR3; its own option
+``trouduc_target``, 11 the only value the text gives — a Trouduc game does not read ``target``,
+which the start form sends with every game). Any other target is refused.
 
 Design — the pad records only the order of going out:
 
@@ -32,8 +34,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from engine.base import Standing, Transfer, ranked, seat_players
-from engine.errors import IllegalEvent, _
+from engine.base import Standing, Transfer, is_whole, ranked, seat_players
+from engine.errors import IllegalEvent, RulesError, _
 
 KEY = "president"
 NAMES = {"sv": "President", "en": "President"}
@@ -41,30 +43,43 @@ MIN_PLAYERS = 3
 MAX_PLAYERS = 6
 EVENT_TYPES = ("out", "deal")
 
-TROUDUC_TARGET = 11
+TARGETS = (15, 25)  # President: "t.ex. 15 eller 25 poäng"
+TROUDUC_TARGET = 11  # Trouduc: "först till 11 poäng sammanlagt vinner" (PR3)
+TROUDUC_TARGETS = (TROUDUC_TARGET,)
 
 
 @dataclass(frozen=True)
 class Rules:
-    target: int = 15  # "t.ex. 15 eller 25 poäng"; Trouduc always plays to 11
-    trouduc: bool = False  # 2 / 1 / 0 points to 11 (PR3)
+    target: int = 15  # President's target; a Trouduc game plays to ``trouduc_target``
+    trouduc: bool = False  # 2 / 1 / 0 points (PR3)
+    trouduc_target: int = TROUDUC_TARGET  # Trouduc's own target, its only documented one
 
-    CHOICES = {"target": (15, 25)}
+    CHOICES = {"target": TARGETS, "trouduc_target": TROUDUC_TARGETS}
     LABELS = {
-        "target": {"sv": "Spela till (poäng)", "en": "Play to (points)"},
-        "trouduc": {"sv": "Trouduc: 2/1/0 till 11", "en": "Trouduc: 2/1/0 to 11"},
+        "target": {"sv": "President: spela till (poäng)", "en": "President: play to (points)"},
+        "trouduc": {"sv": "Trouduc: 2/1/0 poäng", "en": "Trouduc: 2/1/0 points"},
+        "trouduc_target": {"sv": "Trouduc: spela till (poäng)", "en": "Trouduc: play to (points)"},
     }
 
     def __post_init__(self) -> None:
-        try:
-            target = int(self.target)  # the start form's select sends the choice as text
-        except (TypeError, ValueError):
-            raise ValueError(
-                f"the target must be a number of points, not {self.target!r}"
-            ) from None
-        if target < 1:
-            raise ValueError(f"the target must be at least 1 point, not {target}")
-        object.__setattr__(self, "target", target)
+        for name, game in (("target", "President"), ("trouduc_target", "Trouduc")):
+            value = getattr(self, name)
+            if isinstance(value, str) and value.strip().isdecimal():
+                value = int(value)  # the start form's select sends the choice as text
+            if not is_whole(value) or value not in self.CHOICES[name]:
+                # A Trouduc target is refused with or without Trouduc: each is one of its own.
+                raise RulesError(
+                    _("{game} is played to {choices} points, not {value}"),
+                    game=game,
+                    choices=" / ".join(str(c) for c in self.CHOICES[name]),
+                    value=repr(value),
+                )
+            object.__setattr__(self, name, value)
+
+    @property
+    def playing_to(self) -> int:
+        """The target of the game being played: Trouduc's own, or President's."""
+        return self.trouduc_target if self.trouduc else self.target
 
 
 @dataclass(frozen=True)
@@ -109,7 +124,7 @@ def new_game(
     return State(
         players=players,
         rules=rules,
-        target=TROUDUC_TARGET if rules.trouduc else rules.target,
+        target=rules.playing_to,
         dealer=dealer,
         scores=dict.fromkeys(players, 0),
     )

@@ -331,6 +331,16 @@ def test_bad_input_is_refused_with_a_clear_message(event, message):
         play(event)
 
 
+def test_a_player_who_captured_anything_took_at_least_two_cards():
+    # A take is a card from the hand and at least one from the table: b's one card cannot be.
+    one_card = deal(most_cards=None, cards={"a": 50, "b": 1, "c": 1}, aces=("a", "a", "a", "b"))
+    with pytest.raises(IllegalEvent, match="b took 1 card: a take is"):
+        play(one_card, players=("a", "b", "c"))
+    # Nothing taken at all (no card, no item) is a real deal; two cards for one ace are too.
+    nothing = deal(most_cards=None, cards={"a": 50, "b": 2, "c": 0}, aces=("a", "a", "a", "b"))
+    assert play(nothing, players=("a", "b", "c")).sheet[-1].points == (10, 1, 0)
+
+
 def test_a_game_is_for_two_to_four_players():
     with pytest.raises(IllegalEvent, match="2–4"):
         k.new_game(("a",))

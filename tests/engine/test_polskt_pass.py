@@ -320,6 +320,15 @@ def test_a_won_la_vola_in_one_entry_by_counts():
     table.money(a=-20, b=-10, c=40, d=-10)
 
 
+def test_a_won_la_vola_by_counts_has_five_tricks_not_six():
+    # Five tricks to the la vola player leave none for anyone else.
+    table = Table()
+    table(deal("H", "9"), bid("c"))
+    with pytest.raises(IllegalEvent, match="add up to 6, but a deal has 5"):
+        table(counts(la_vola="c", c=5, a=1))
+    assert table.state.sheet == ()  # nothing was recorded
+
+
 def test_a_la_vola_by_someone_other_than_the_spelforare_lapses_his_commitment():
     # "Om en spelare anger la vola, gäller inte åtagandet för spelföraren": b plays, a wins
     # la vola: no bet from b.

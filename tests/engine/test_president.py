@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import president as pr
-from engine.errors import IllegalEvent
+from engine.errors import IllegalEvent, RulesError
 
 PLAYERS = ("a", "b", "c", "d")
 
@@ -177,10 +177,31 @@ def test_a_refusal_is_a_translatable_template_naming_the_player():
     assert refused.value.params == {"player": "c", "place": 1}
 
 
-def test_the_rules_refuse_a_target_below_one_and_accept_the_form_text():
-    with pytest.raises(ValueError, match="target"):
-        pr.Rules(target=0)
+def test_the_rules_accept_the_form_text():
     assert pr.Rules(target="25").target == 25  # the start form's select sends text
+
+
+@pytest.mark.parametrize("target", [0, -15, 7, 11, 16, "7", "", "femton", 15.5, True, None])
+def test_the_president_target_is_one_of_the_offered_choices(target):
+    # "t.ex. 15 eller 25 poäng": the start form offers 15 and 25, nothing else is played to.
+    with pytest.raises(RulesError, match="President is played to 15 / 25 points, not"):
+        pr.Rules(target=target)
+    assert pr.Rules.CHOICES["target"] == (15, 25)
+
+
+def test_trouduc_plays_to_its_own_target_option_not_an_override_of_the_chosen_one():
+    # PR3: "först till 11 poäng"; the President target a Trouduc game was started with (the
+    # start form sends both) is not Trouduc's, so old games replay to 11 as before.
+    rules = pr.Rules(trouduc=True, target=25)
+    assert (rules.trouduc_target, rules.playing_to) == (11, 11)
+    assert pr.new_game(PLAYERS, rules).target == 11
+    assert pr.new_game(PLAYERS, pr.Rules(target=25)).target == 25
+    assert pr.Rules.CHOICES["trouduc_target"] == (11,)
+    assert pr.Rules(trouduc=True, trouduc_target="11").trouduc_target == 11
+    with pytest.raises(RulesError, match="Trouduc is played to 11 points, not 15"):
+        pr.Rules(trouduc=True, trouduc_target=15)
+    with pytest.raises(RulesError, match="Trouduc is played to 11 points, not 25"):
+        pr.Rules(trouduc_target=25)  # checked with or without Trouduc: no odd pair is kept
 
 
 def test_a_game_needs_three_to_six_distinct_players():

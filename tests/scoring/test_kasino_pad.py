@@ -5,9 +5,13 @@ from __future__ import annotations
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
 from club.models import GameResult
+from engine import kasino
+from engine.errors import IllegalEvent
 from scoring import recording
+from scoring.messages import engine_message
 from scoring.models import Event, Game, GameStatus
 from tests.factories import make_table
 from tests.scoring.pad import help_page, pad_url, post_event, start_form
@@ -140,6 +144,25 @@ def test_partnership_play_reaches_the_league_as_two_teams(
         2: (1, 0),
         3: (3, 1),
     }
+
+
+def test_one_card_taken_is_refused_in_swedish_too():
+    event = {
+        "type": "deal",
+        "cards": {"a": 51, "b": 1},
+        "most_spades": "a",
+        "big_casino": "a",
+        "little_casino": "a",
+        "aces": ["a", "a", "a", "a"],
+        "last": "a",
+    }
+    with pytest.raises(IllegalEvent) as refused:
+        kasino.apply(kasino.new_game(["a", "b"]), event)
+    with translation.override("sv"):
+        assert engine_message(refused.value) == (
+            "b tog 1 kort: ett intag är ett kort från handen och minst ett från bordet, så en "
+            "spelare tar inga kort eller minst två"
+        )
 
 
 def test_partnership_needs_four_players(club, scorer, member):

@@ -162,6 +162,8 @@ def test_a_member_who_cannot_record_sees_the_pot_and_betar_but_no_buttons(pad, c
          {"player": "s2", "suit": "H"}, "förhand"),
         ([("deal", {"payload": {"suit": "H", "rank": "9"}}), ("bid", {"player": "s1"})],
          "tricks", {"counts.s0": "3", "counts.s1": "1"}, "add up"),
+        ([("deal", {"payload": {"suit": "H", "rank": "9"}}), ("bid", {"player": "s1"})],
+         "tricks", {"counts.s1": "5", "counts.s0": "1", "la_vola": "s1"}, "add up to 6"),
         ([("deal", {"payload": {"suit": "H", "rank": "9"}}), ("bid", {"player": "s1"}),
           ("trick", {"winner": "s0"}), ("trick", {"winner": "s2"})],
          "la_vola", {"player": "s0"}, "first two tricks"),

@@ -3,11 +3,17 @@ nothing, Trouduc from the start form, the finished game in the league, and the h
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
 from club.models import GameResult
+from engine import president
+from engine.errors import RulesError
 from scoring import recording
+from scoring.messages import engine_message
 from scoring.models import Event, Game, GameStatus
 from tests.scoring.pad import help_page, p_fields, pad_url, post_event, start_form
 
@@ -108,6 +114,46 @@ def test_trouduc_from_the_start_form_reaches_the_league(
         0: (2, 5),
         2: (3, 1),
     }
+
+
+def offered(page, name):
+    """The values a start page's select offers for a rules option."""
+    select = re.search(rf'<select name="rule_{name}".*?</select>', page, re.S)
+    assert select, name
+    return re.findall(r'<option value="([^"]*)"', select.group(0))
+
+
+def test_the_start_form_offers_exactly_the_targets_the_rules_allow(scorer_client, club):
+    page = scorer_client.get(reverse("scoring:game-start", args=[club.slug, "president"]))
+    page = page.content.decode()
+    assert offered(page, "target") == ["15", "25"]
+    assert offered(page, "trouduc_target") == ["11"]
+
+
+@pytest.mark.parametrize(
+    "rules", [{"target": "7"}, {"target": "11"}, {"trouduc": "on", "trouduc_target": "25"}]
+)
+def test_a_target_not_offered_is_a_form_error_and_starts_nothing(
+    scorer_client, club, players, rules
+):
+    url = reverse("scoring:game-start", args=[club.slug, "president"])
+    response = scorer_client.post(url, start_form(players, **rules))
+    assert response.status_code == 422
+    assert "Select a valid choice" in response.content.decode()
+    assert not Game.objects.filter(game_key="president").exists()
+
+
+def test_a_target_not_offered_is_refused_when_a_game_is_started_directly(club, scorer, players):
+    with pytest.raises(recording.EventRefused, match="President is played to 15 / 25 points"):
+        recording.start_game(club, "president", players, scorer.user, rules={"target": 7})
+    assert not Game.objects.filter(game_key="president").exists()
+
+
+def test_a_target_not_offered_is_refused_in_swedish_too():
+    with pytest.raises(RulesError) as refused:
+        president.Rules(trouduc=True, trouduc_target=15)
+    with translation.override("sv"):
+        assert engine_message(refused.value) == "Trouduc spelas till 11 poäng, inte 15"
 
 
 @pytest.mark.parametrize(
