@@ -18,15 +18,18 @@ The whole distribution
   make a flush or his nobs is counted directly.
 
 Pegging
-- ``peg_points(pile, card)``: the points for laying ``card`` on the current count: fifteen and
-  thirty-one (2), pairs (2 / 6 / 12 for two, three, four of a kind), runs of three or more among
-  the latest cards in any order; a card that would pass 31 is refused.
+- ``peg_points(pile, card, played)``: the points for laying ``card`` on the current count:
+  fifteen and thirty-one (2), pairs (2 / 6 / 12 for two, three, four of a kind), runs of three
+  or more among the latest cards in any order; a card that would pass 31, or one already played
+  in this deal (on the count or in ``played``, the earlier counts), is refused.
 
 The game (``new_game`` / ``apply``)
 - 2 players (3 as a club option), to 121 (option 61). Each deal: ``starter`` (his heels: 2 to
   the dealer for a jack), ``peg`` events during play, then the shows in the order the rules
   count them: the player left of the dealer first, the dealer last, then the crib. A show gives
-  either ``points`` or the ``cards`` (the engine counts them). The game ends the instant someone
+  either ``points`` or the ``cards`` (the engine counts them); points no four cards can score
+  with the starter cut are refused (``IMPOSSIBLE_WITH_STARTER``: 29 needs a five, with a king
+  the best is 28, and 19, 25, 26 and 27 never happen). The game ends the instant someone
   reaches the target; nothing after that counts. A loser below 91 is skunked (below 61 double
   skunked); for a game to 61 the lines are 31 and 1.
 - Events: {"type": "starter", "card": "JD"}; {"type": "peg", "player": p, "points": n,
@@ -69,8 +72,32 @@ NAMES = {"sv": "Cribbage", "en": "Cribbage"}
 MIN_PLAYERS, MAX_PLAYERS = 2, 3
 EVENT_TYPES = ("starter", "peg", "show", "crib")
 
-IMPOSSIBLE_HAND_TOTALS = frozenset({19, 25, 26, 27})
+IMPOSSIBLE_HAND_TOTALS = frozenset({19, 25, 26, 27})  # with any starter
 MAX_HAND = 29
+
+# The totals no show can reach with a starter of each rank: (as a hand, as a crib). Computed by
+# ``impossible_totals_by_brute_force(rank)``: every one of the 249,900 four-card hands from the
+# 51 other cards scored with ``hand_points`` as a hand and as a crib (the starter's suit only
+# permutes the suits, so a heart stands for all four). All 13 ranks take 3 to 10 s, too long
+# for an import: the table is written out here, and a slow test (and the bench) recompute it.
+IMPOSSIBLE_WITH_STARTER: dict[int, tuple[frozenset[int], frozenset[int]]] = {
+    rank: (frozenset(hand), frozenset(crib))
+    for rank, (hand, crib) in {
+        1: ({19, 21, 22, 23, 25, 26, 27, 28, 29}, {17, 19, 21, 22, 23, 25, 26, 27, 28, 29}),
+        2: ({19, 21, 22, 23, 24, 25, 26, 27, 28, 29}, {19, 21, 22, 23, 24, 25, 26, 27, 28, 29}),
+        3: ({19, 22, 23, 25, 26, 27, 28, 29}, {19, 22, 23, 25, 26, 27, 28, 29}),
+        4: ({19, 22, 25, 26, 27, 28, 29}, {19, 22, 25, 26, 27, 28, 29}),
+        5: ({0, 1, 19, 25, 26, 27}, {0, 1, 19, 25, 26, 27}),
+        6: ({19, 22, 25, 26, 27, 28, 29}, {19, 22, 25, 26, 27, 28, 29}),
+        7: ({19, 22, 23, 25, 26, 27, 28, 29}, {19, 22, 23, 25, 26, 27, 28, 29}),
+        8: ({19, 22, 23, 25, 26, 27, 28, 29}, {19, 22, 23, 25, 26, 27, 28, 29}),
+        9: ({19, 22, 23, 25, 26, 27, 28, 29}, {19, 22, 23, 25, 26, 27, 28, 29}),
+        10: ({19, 23, 24, 25, 26, 27, 29}, {19, 23, 24, 25, 26, 27, 29}),
+        11: ({1, 19, 21, 23, 24, 25, 26, 27, 29}, {1, 18, 19, 21, 23, 24, 25, 26, 27, 29}),
+        12: ({19, 23, 24, 25, 26, 27, 29}, {19, 23, 24, 25, 26, 27, 29}),
+        13: ({19, 23, 24, 25, 26, 27, 29}, {19, 23, 24, 25, 26, 27, 29}),
+    }.items()
+}  # fmt: skip
 
 # --- cards as numbers for the fast paths: card = rank_index * 4 + suit_index ---------------
 
@@ -231,6 +258,26 @@ def hand_points(hand: Sequence[int], starter: int, crib: bool = False) -> int:
     return points
 
 
+def possible_totals(starter: Card, crib: bool = False) -> frozenset[int]:
+    """The totals a hand (or crib) can score with this starter cut."""
+    impossible = IMPOSSIBLE_WITH_STARTER[starter.rank][1 if crib else 0]
+    return frozenset(range(MAX_HAND + 1)) - impossible
+
+
+def impossible_totals_by_brute_force(rank: int) -> tuple[frozenset[int], frozenset[int]]:
+    """(hand, crib): the totals no four cards reach with a starter of ``rank``, by scoring every
+    four-card hand from the other 51 cards (how ``IMPOSSIBLE_WITH_STARTER`` was computed)."""
+    starter = (rank - 1) * 4  # the heart; the other suits give the same totals
+    others = [n for n in range(52) if n != starter]
+    hands: set[int] = set()
+    cribs: set[int] = set()
+    for hand in itertools.combinations(others, 4):
+        hands.add(hand_points(hand, starter))
+        cribs.add(hand_points(hand, starter, crib=True))
+    every = frozenset(range(MAX_HAND + 1))
+    return every - hands, every - cribs
+
+
 # --- saying it aloud ---------------------------------------------------------------------------
 
 _WORDS = {
@@ -358,8 +405,15 @@ class Peg:
     count: int
 
 
-def peg_points(pile: Sequence[Card], card: Card) -> Peg:
-    """Points for laying ``card`` on ``pile`` (the cards of the current count, oldest first)."""
+def peg_points(pile: Sequence[Card], card: Card, played: Sequence[Card] = ()) -> Peg:
+    """Points for laying ``card`` on ``pile`` (the cards of the current count, oldest first);
+    ``played`` are the cards laid in the earlier counts of the deal. A card is played once."""
+    if card.is_joker:
+        raise IllegalEvent(_("cribbage is played without jokers"))
+    if card in pile or card in played:
+        raise IllegalEvent(_("{card} has already been played"), card=card.pretty)
+    with as_illegal_event():
+        require_distinct([*played, *pile])
     count = sum(_value(c.rank) for c in pile) + _value(card.rank)
     if count > 31:
         raise IllegalEvent(
@@ -621,6 +675,8 @@ def _on_starter(state: State, event: dict) -> State:
     if state.phase != "starter":
         raise IllegalEvent(_("the starter is already cut for this deal"))
     card = _card(event.get("card"))
+    if card.is_joker:
+        raise IllegalEvent(_("cribbage is played without jokers"))
     state = replace(state, starter=str(card), phase="pegging", expected=("peg", "show"))
     state = _update_deal(state, starter=str(card))
     if card.rank == JACK:
@@ -700,6 +756,32 @@ def _show_points(state: State, event: dict, crib: bool) -> tuple[int, str]:
     if points in IMPOSSIBLE_HAND_TOTALS:
         raise IllegalEvent(
             _("no hand or crib can score {points} (19, 25, 26 and 27 are impossible)"),
+            points=points,
+        )
+    starter = _card(state.starter)
+    possible = possible_totals(starter, crib)
+    if points > max(possible):
+        if crib:
+            raise IllegalEvent(
+                _("with {starter} cut, a crib scores at most {most}"),
+                starter=starter.pretty,
+                most=max(possible),
+            )
+        raise IllegalEvent(
+            _("with {starter} cut, a hand scores at most {most}"),
+            starter=starter.pretty,
+            most=max(possible),
+        )
+    if points not in possible:
+        if crib:
+            raise IllegalEvent(
+                _("with {starter} cut, no crib scores {points}"),
+                starter=starter.pretty,
+                points=points,
+            )
+        raise IllegalEvent(
+            _("with {starter} cut, no hand scores {points}"),
+            starter=starter.pretty,
             points=points,
         )
     return points, ""

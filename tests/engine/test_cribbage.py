@@ -188,6 +188,35 @@ def test_a_card_past_31_is_refused():
         c.peg_points(parse_cards("10h 10s kc"), parse_card("2d"))
 
 
+def test_a_card_already_on_the_count_is_refused():
+    with pytest.raises(IllegalEvent, match="5♥ has already been played"):
+        c.peg_points(parse_cards("5h 10s"), parse_card("5h"))
+
+
+def test_a_card_played_in_an_earlier_count_of_the_deal_is_refused():
+    # The first count went 10♠ 10♥ 5♣ 6♦ = 31; the next count starts afresh.
+    first = parse_cards("10s 10h 5c 6d")
+    assert c.peg_points([], parse_card("10d"), played=first).count == 10
+    with pytest.raises(IllegalEvent, match="10♠ has already been played"):
+        c.peg_points([], parse_card("10s"), played=first)
+    with pytest.raises(IllegalEvent, match="6♦ has already been played"):
+        c.peg_points(parse_cards("2h"), parse_card("6d"), played=first)
+
+
+def test_a_joker_is_refused_in_the_play_and_as_the_starter():
+    with pytest.raises(IllegalEvent, match="without jokers"):
+        c.peg_points(parse_cards("5h"), parse_card("joker"))
+    with pytest.raises(IllegalEvent, match="without jokers"):
+        cut("JK")
+
+
+def test_a_count_that_holds_a_card_twice_is_refused():
+    with pytest.raises(IllegalEvent, match="twice"):
+        c.peg_points(parse_cards("5h 5h"), parse_card("3c"))
+    with pytest.raises(IllegalEvent, match="twice"):
+        c.peg_points(parse_cards("5h"), parse_card("3c"), played=parse_cards("5h 10s"))
+
+
 # --- the game --------------------------------------------------------------------------------
 
 
@@ -226,6 +255,85 @@ def test_impossible_hand_totals_are_refused():
     for points in (19, 25, 26, 27, 30):
         with pytest.raises(IllegalEvent):
             c.apply(state, {"type": "show", "player": "b", "points": points})
+
+
+def cut(starter: str):
+    """A game between a (dealing) and b with ``starter`` cut: b shows first."""
+    return play(c.new_game(["a", "b"]), {"type": "starter", "card": starter})
+
+
+def at_the_crib(starter: str):
+    return play(
+        cut(starter),
+        {"type": "show", "player": "b", "points": 2},
+        {"type": "show", "player": "a", "points": 2},
+    )
+
+
+def test_29_with_a_five_cut_is_accepted():
+    # The best hand: three fives and the jack of the starter's suit with a five cut.
+    assert show("5s 5c 5d jh", "5h").total == 29
+    state = c.apply(cut("5H"), {"type": "show", "player": "b", "points": 29})
+    assert state.scores["b"] == 29
+
+
+def test_29_with_a_king_cut_is_refused_naming_the_starter():
+    with pytest.raises(IllegalEvent) as refused:
+        c.apply(cut("KD"), {"type": "show", "player": "b", "points": 29})
+    assert str(refused.value) == "with K♦ cut, a hand scores at most 28"
+
+
+def test_28_with_a_king_cut_is_accepted():
+    # Four fives and the king: eight fifteens (16) and six pairs (12).
+    assert show("5h 5s 5c 5d", "kd").total == 28
+    state = c.apply(cut("KD"), {"type": "show", "player": "b", "points": 28})
+    assert state.scores["b"] == 28
+
+
+def test_19_is_refused_as_a_hand_and_as_a_crib_with_any_starter():
+    for starter in FULL_DECK:
+        with pytest.raises(IllegalEvent, match="no hand or crib can score 19"):
+            c.apply(cut(str(starter)), {"type": "show", "player": "b", "points": 19})
+        with pytest.raises(IllegalEvent, match="no hand or crib can score 19"):
+            c.apply(at_the_crib(str(starter)), {"type": "crib", "points": 19})
+
+
+def test_a_crib_of_29_is_accepted_only_with_a_five_cut():
+    for starter in FULL_DECK:
+        state = at_the_crib(str(starter))
+        if starter.rank == 5:
+            assert c.apply(state, {"type": "crib", "points": 29}).scores["a"] == 2 + 29
+        else:
+            with pytest.raises(IllegalEvent, match=f"with {starter.pretty} cut, a crib scores"):
+                c.apply(state, {"type": "crib", "points": 29})
+
+
+def test_a_total_below_the_best_that_no_hand_reaches_with_the_starter_is_refused():
+    # With a five cut every hand has a fifteen: a ten-card, or two cards that make ten.
+    with pytest.raises(IllegalEvent) as refused:
+        c.apply(cut("5H"), {"type": "show", "player": "b", "points": 0})
+    assert str(refused.value) == "with 5♥ cut, no hand scores 0"
+    # With an ace cut a hand makes 17 only with a four-card flush, which a crib does not count.
+    assert c.apply(cut("AS"), {"type": "show", "player": "b", "points": 17}).scores["b"] == 17
+    with pytest.raises(IllegalEvent) as refused:
+        c.apply(at_the_crib("AS"), {"type": "crib", "points": 17})
+    assert str(refused.value) == "with A♠ cut, no crib scores 17"
+
+
+def test_the_table_of_totals_agrees_with_the_published_distribution():
+    # Over all starters, the hands reach exactly the totals the published distribution lists.
+    reached = set().union(*(c.possible_totals(s) for s in FULL_DECK))
+    assert reached == set(PUBLISHED_HANDS)
+    # And the totals no starter allows, as a hand or as a crib, are the four always refused.
+    every = [totals for pair in c.IMPOSSIBLE_WITH_STARTER.values() for totals in pair]
+    assert frozenset.intersection(*every) == c.IMPOSSIBLE_HAND_TOTALS
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rank", range(1, 14))
+def test_the_table_of_totals_is_what_brute_force_finds(rank):
+    # 249,900 hands scored twice per rank: 0.25 s (3 to 10 s for all 13, as the machine is busy).
+    assert c.impossible_totals_by_brute_force(rank) == c.IMPOSSIBLE_WITH_STARTER[rank]
 
 
 def test_the_game_ends_the_instant_someone_reaches_121_and_skunks_count():

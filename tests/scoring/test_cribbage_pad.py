@@ -1,5 +1,6 @@
 """Cribbage through the pad's forms: options from the start form, a game to the end with a
-stake, skunks and the league, undo of the winning count, and points a hand cannot have."""
+stake, skunks and the league, undo of the winning count, and points a hand cannot have (at
+all, or with the starter cut)."""
 
 from __future__ import annotations
 
@@ -37,14 +38,15 @@ def test_a_game_to_61_ends_with_a_skunk_paid_double_and_reaches_the_league(
     assert response.status_code == 200
     assert "femton 2" in response.content.decode()
     assert record(scorer_client, game, "show", player="s0", points=2).status_code == 200
-    assert record(scorer_client, game, "crib", points=0).status_code == 200
+    # With a five cut no crib scores 0 (a ten-card, or two cards to ten, makes fifteen).
+    assert record(scorer_client, game, "crib", points=2).status_code == 200
     # Deal 2, Maja deals: Sune counts 4; Maja pegs 2 and counts 24: 29 + 2 + 24 = 55.
-    record(scorer_client, game, "starter", card="2C")
+    record(scorer_client, game, "starter", card="4C")
     record(scorer_client, game, "peg", player="s1", points=2)
     record(scorer_client, game, "show", player="s0", points=4)
     with django_capture_on_commit_callbacks(execute=True):
         record(scorer_client, game, "show", player="s1", points=24)
-        record(scorer_client, game, "crib", points=6)  # 61: the game ends, Sune has 6 < 31
+        record(scorer_client, game, "crib", points=6)  # 61: the game ends, Sune has 8 < 31
     game.refresh_from_db()
     assert game.status == GameStatus.FINISHED
     assert game.snapshot["skunk"] == 1
@@ -62,11 +64,11 @@ def test_undoing_the_winning_count_reverses_the_stake(scorer_client, club, score
     record(scorer_client, game, "starter", card="5D")
     record(scorer_client, game, "show", player="s1", points=29)
     record(scorer_client, game, "show", player="s0", points=29)
-    record(scorer_client, game, "crib", points=0)
+    record(scorer_client, game, "crib", points=2)
     record(scorer_client, game, "starter", card="4D")
-    record(scorer_client, game, "show", player="s0", points=24)  # 53
+    record(scorer_client, game, "show", player="s0", points=24)  # 55
     record(scorer_client, game, "show", player="s1", points=24)  # 53
-    record(scorer_client, game, "crib", points=8)  # Maja's crib: 61, Sune 53 is no skunk
+    record(scorer_client, game, "crib", points=8)  # Maja's crib: 61, Sune 55 is no skunk
     game.refresh_from_db()
     assert game.status == GameStatus.FINISHED
     assert ledger.balance(ledger.member_account(member)) == 200
@@ -89,6 +91,34 @@ def test_points_a_hand_cannot_have_are_refused_and_nothing_is_stored(
     game.refresh_from_db()
     assert game.seq == 1
     assert game.snapshot["scores"] == {"s0": 0, "s1": 0}
+
+
+@pytest.mark.parametrize(
+    ("starter", "type_", "points", "swedish"),
+    [
+        ("KD", "show", 29, "med K♦ som starter ger en hand högst 28 poäng"),
+        ("5D", "show", 0, "med 5♦ som starter kan ingen hand ge 0 poäng"),
+        ("KD", "crib", 29, "med K♦ som starter ger en krubba högst 28 poäng"),
+        ("AS", "crib", 17, "med A♠ som starter kan ingen krubba ge 17 poäng"),
+    ],
+    ids=["29 with a king cut", "0 with a five cut", "a crib of 29", "a crib of 17 with an ace"],
+)
+def test_a_total_the_starter_rules_out_is_refused_in_swedish_naming_the_starter(
+    scorer_client, club, scorer, member, starter, type_, points, swedish
+):
+    game = start(scorer_client, club, [scorer, member])
+    record(scorer_client, game, "starter", card=starter)
+    if type_ == "crib":
+        record(scorer_client, game, "show", player="s1", points=2)
+        record(scorer_client, game, "show", player="s0", points=2)
+    game.refresh_from_db()
+    seq = game.seq
+    fields = {"p_points": points} | ({"p_player": "s1"} if type_ == "show" else {})
+    response = post_event(scorer_client, game, type_, fields, seq=seq, key="bad")
+    assert response.status_code == 422
+    assert swedish in response.content.decode()
+    game.refresh_from_db()
+    assert game.seq == seq
 
 
 @pytest.mark.parametrize(

@@ -196,12 +196,12 @@ def test_a_skunk_at_the_highest_stake_still_posts_the_winning_count(club, member
         ("starter", {"card": "5D"}),
         ("show", {"player": "s1", "points": 29}),
         ("show", {"player": "s0", "points": 2}),
-        ("crib", {"points": 0}),
-        ("starter", {"card": "2C"}),
+        ("crib", {"points": 2}),  # with a five cut no crib scores 0
+        ("starter", {"card": "4C"}),  # with a two cut no hand scores 24
         ("peg", {"player": "s1", "points": 2}),
         ("show", {"player": "s0", "points": 4}),
         ("show", {"player": "s1", "points": 24}),
-        ("crib", {"points": 6}),  # 61: Maja wins, Sune has 6: a skunk
+        ("crib", {"points": 6}),  # 61: Maja wins, Sune has 8: a skunk
     ]
     for seq, (type_, payload) in enumerate(events):
         append(game, type_, payload, seq, f"k{seq}")
