@@ -618,7 +618,11 @@ def apply(state: State, event: dict) -> State:
     if state.finished:
         raise IllegalEvent(_("the game is over"))
     kind = event.get("type")
-    handler = {"starter": _on_starter, "peg": _on_peg, "show": _on_show, "crib": _on_crib}.get(kind)
+    handler = (
+        {"starter": _on_starter, "peg": _on_peg, "show": _on_show, "crib": _on_crib}.get(kind)
+        if isinstance(kind, str)
+        else None
+    )
     if handler is None:
         raise IllegalEvent(
             _("unknown event {kind}; cribbage records {types}"),
@@ -749,6 +753,11 @@ def _on_crib(state: State, event: dict) -> State:
 
 def _show_points(state: State, event: dict, crib: bool) -> tuple[int, str]:
     if "cards" in event:
+        if not isinstance(event["cards"], list):
+            raise IllegalEvent(
+                _("the cards of a show are a list of four cards, not {cards}"),
+                cards=repr(event["cards"]),
+            )
         cards = [_card(c) for c in event["cards"]]
         breakdown = score_hand(cards, _card(state.starter), crib=crib)
         return breakdown.total, f": {say(breakdown)}"

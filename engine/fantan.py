@@ -154,7 +154,11 @@ def apply(state: State, event: Mapping[str, Any]) -> State:
     if state.finished:
         raise IllegalEvent(_("the game is over; nothing more can be recorded"))
     kind = event.get("type")
-    handler = {"out": _out, "cards_left": _cards_left, "pass": _pass}.get(kind)
+    handler = (
+        {"out": _out, "cards_left": _cards_left, "pass": _pass}.get(kind)
+        if isinstance(kind, str)
+        else None
+    )
     if handler is None:
         raise IllegalEvent(
             _("unknown event type {kind}; Fan tan records {types}"),

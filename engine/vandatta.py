@@ -169,7 +169,9 @@ def apply(state: State, event: Mapping[str, Any]) -> State:
     if state.finished:
         raise IllegalEvent(_("the game is over; no more deals can be recorded"))
     kind = event.get("type")
-    handler = {"deal": _deal, "out": _out, "hand": _one_hand}.get(kind)
+    handler = (
+        {"deal": _deal, "out": _out, "hand": _one_hand}.get(kind) if isinstance(kind, str) else None
+    )
     if handler is None:
         raise IllegalEvent(
             _("unknown event type {kind}; Vändåtta records {types}"),

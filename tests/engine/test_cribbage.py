@@ -413,3 +413,16 @@ def test_discard_advice_ranks_for_the_dealer_and_against_for_the_other():
     assert fives.crib > 8
     with pytest.raises(IllegalEvent):
         c.discard_advice(six[:5], is_dealer=True)
+
+
+@pytest.mark.parametrize("kind", [[], {"starter": 1}, None, 3])
+def test_an_event_type_that_is_not_a_name_is_refused_as_unknown(kind):
+    with pytest.raises(IllegalEvent, match="unknown event"):
+        c.apply(c.new_game(["a", "b"]), {"type": kind, "card": "5D"})
+
+
+@pytest.mark.parametrize("cards", [None, "5H 5S 5C JD", {"5H": 1}, 5])
+def test_a_show_whose_cards_are_not_a_list_is_refused(cards):
+    game = c.apply(c.new_game(["a", "b"]), {"type": "starter", "card": "5D"})
+    with pytest.raises(IllegalEvent, match="a list of four cards"):
+        c.apply(game, {"type": "show", "player": "b", "cards": cards})

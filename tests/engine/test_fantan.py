@@ -262,3 +262,9 @@ def test_chips_are_conserved_and_the_pot_never_goes_negative(data):
     assert state.finished == (len(state.sheet) == deals)
     if chip == 0:
         assert nets == {}
+
+
+@pytest.mark.parametrize("kind", [[], {"out": 1}, None, 3])
+def test_an_event_type_that_is_not_a_name_is_refused_as_unknown(kind):
+    with pytest.raises(IllegalEvent, match="unknown event"):
+        f.apply(f.new_game(("a", "b", "c")), {"type": kind})

@@ -419,3 +419,9 @@ def test_the_score_sheet_keeps_its_invariants(game):
         else:
             assert firsts == {p for p in players if state.totals[p] == max(state.totals.values())}
         assert sorted(s.player for s in state.standings) == sorted(players)
+
+
+@pytest.mark.parametrize("kind", [[], {"deal": 1}, None, 3])
+def test_an_event_type_that_is_not_a_name_is_refused_as_unknown(kind):
+    with pytest.raises(IllegalEvent, match="unknown event"):
+        v.apply(v.new_game(PLAYERS), {"type": kind})
