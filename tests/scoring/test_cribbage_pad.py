@@ -9,6 +9,7 @@ from django.urls import reverse
 
 from club import ledger
 from club.models import GameResult
+from scoring.games.cribbage import points_choices
 from scoring.models import GameStatus
 from tests.scoring.pad import p_fields, post_event, start_from_form
 
@@ -150,3 +151,18 @@ def test_the_start_form_offers_the_clubs_last_options(scorer_client, club, score
     again = scorer_client.get(url)
     assert again.context["form"]["rule_target"].initial == 61
     assert again.context["form"]["rule_stake_ore"].initial == "2,50"
+
+
+@pytest.mark.parametrize(
+    ("starter", "phase", "offered", "not_offered"),
+    [
+        ("KD", "show", {0, 28}, {29, 19}),
+        ("5H", "show", {2, 29}, {0, 1, 19}),
+        ("5H", "crib", {2, 29}, {0, 1}),
+        (None, "starter", {0, 29}, {19, 25, 26, 27}),
+    ],
+)
+def test_the_chips_offer_only_the_totals_the_starter_allows(starter, phase, offered, not_offered):
+    choices = set(points_choices({"starter": starter, "phase": phase}))
+    assert offered <= choices
+    assert not (not_offered & choices)
