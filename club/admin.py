@@ -60,7 +60,8 @@ class MembershipAdmin(admin.ModelAdmin):
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
-    """The books are written by club.ledger only; the admin may look, never touch."""
+    """Rows that one service writes (the books: club.ledger; a game: scoring.recording): the
+    admin may look, never touch."""
 
     def has_add_permission(self, request, obj=None) -> bool:
         return False

@@ -7,20 +7,8 @@ books keep what was posted. Corrections are undo and void, on the game's page.
 
 from django.contrib import admin
 
+from club.admin import ReadOnlyAdmin
 from scoring.models import Event, Game, Seat
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """Written by scoring.recording only; the admin may look, never touch."""
-
-    def has_add_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
 
 
 class SeatInline(admin.TabularInline):

@@ -1,17 +1,16 @@
 from __future__ import annotations
 
-import threading
 from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.db import connection
 from django.urls import reverse
 
 from club import league
 from club.league import PlayerResult
 from club.models import HeadToHead, PlacementScheme, RatingPoint, Role, Season, Standing
+from tests.concurrency import at_once, postgres_only
 from tests.conftest import client_for
 from tests.factories import make_club, make_member
 
@@ -285,32 +284,13 @@ def test_add_season_refuses_an_overlap_and_a_backwards_one(club, season):
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_twenty_identical_season_forms_at_once_add_one_season():
-    if connection.vendor != "postgresql":
-        pytest.skip("row locks under real concurrency are a PostgreSQL test")
+    postgres_only()
     club = make_club()
     admin = make_member(club, "Arne Admin", roles=[Role.ADMIN])
     url = reverse("club:league-settings", args=[club.slug])
     form = {"form": "season", "name": "Vår 2027", "start": "2027-01-01", "end": "2027-06-30"}
     clients = [client_for(admin) for _ in range(20)]
-    start = threading.Barrier(len(clients))
-    statuses: list[int] = []
-    errors: list[BaseException] = []
-
-    def send(client) -> None:
-        try:
-            start.wait()
-            statuses.append(client.post(url, form).status_code)
-        except BaseException as error:  # noqa: BLE001 - reported below
-            errors.append(error)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=send, args=(client,)) for client in clients]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert errors == []
+    statuses = at_once(lambda client: client.post(url, form).status_code, clients)
     assert sorted(statuses) == [302] + [422] * 19
     assert Season.objects.filter(club=club).count() == 1
 
@@ -318,23 +298,8 @@ def test_twenty_identical_season_forms_at_once_add_one_season():
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_first_visits_at_once_make_one_season_of_this_year():
-    if connection.vendor != "postgresql":
-        pytest.skip("row locks under real concurrency are a PostgreSQL test")
+    postgres_only()
     club = make_club()
-    start = threading.Barrier(10)
-    seasons: list[int] = []
-
-    def visit() -> None:
-        try:
-            start.wait()
-            seasons.append(league.current_season(club).pk)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=visit) for _ in range(10)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    seasons = at_once(lambda _visit: league.current_season(club).pk, range(10))
     assert len(set(seasons)) == 1
     assert Season.objects.filter(club=club).count() == 1

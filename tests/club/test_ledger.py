@@ -1,12 +1,10 @@
 from __future__ import annotations
 
-import threading
 from datetime import date, timedelta
 
 import pytest
 import time_machine
 from django.conf import settings as django_settings
-from django.db import connection
 from django.urls import reverse
 from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
@@ -16,6 +14,7 @@ from club import ledger
 from club.ledger import LedgerError
 from club.models import Account, AccountKind, Entry, Source, Transaction
 from engine.base import MAX_AMOUNT_ORE, MAX_BALANCE_ORE
+from tests.concurrency import at_once, postgres_only
 from tests.conftest import client_for
 from tests.factories import make_club, make_member
 
@@ -402,36 +401,20 @@ def test_any_sequence_of_postings_and_reversals_conserves_money(club, books, ste
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_sixteen_threads_posting_at_once_lose_nothing():
-    if connection.vendor != "postgresql":
-        pytest.skip("row locks under real concurrency are a PostgreSQL test")
+    postgres_only()
     club = make_club()
     accounts = [
         ledger.member_account(make_member(club, f"Tråd {i}", login=False)) for i in range(16)
     ]
-    errors: list[BaseException] = []
 
     def worker(index: int) -> None:
-        try:
-            me, other = accounts[index], accounts[(index + 1) % 16]
-            for n in range(50):
-                ledger.post(
-                    club,
-                    ledger.legs_for_transfer(me, other, n + 1),
-                    f"t{index}-{n}",
-                    "manual",
-                    None,
-                )
-        except BaseException as error:  # noqa: BLE001 - reported below
-            errors.append(error)
-        finally:
-            connection.close()
+        me, other = accounts[index], accounts[(index + 1) % 16]
+        for n in range(50):
+            ledger.post(
+                club, ledger.legs_for_transfer(me, other, n + 1), f"t{index}-{n}", "manual", None
+            )
 
-    threads = [threading.Thread(target=worker, args=(i,)) for i in range(16)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert errors == []
+    at_once(worker, range(16))
     assert Transaction.objects.filter(club=club).count() == 800
     assert ledger.verify_balances(club) == []
     assert ledger.verify_audit(club) == []

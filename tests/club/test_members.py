@@ -1,16 +1,14 @@
 from __future__ import annotations
 
-import threading
-
 import pytest
 import time_machine
 from django.core.exceptions import ValidationError
-from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
 from club import members
 from club.models import Member, Role, User
+from tests.concurrency import at_once, postgres_only
 from tests.conftest import client_for
 from tests.factories import PASSWORD, make_club, make_member
 
@@ -150,28 +148,15 @@ def test_a_user_name_taken_a_moment_ago_is_refused_without_a_database_error(club
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_two_phones_accepting_one_invite_at_once_make_one_login():
-    if connection.vendor != "postgresql":
-        # SQLite's shared in-memory test database refuses concurrent readers outright.
-        pytest.skip("row locks under real concurrency are a PostgreSQL test")
+    postgres_only()
     club = make_club()
     invited = make_member(club, "Ingrid Inbjuden", login=False)
     path = reverse("invite-accept", args=[invited.new_invite()])
-    barrier = threading.Barrier(2)
-    statuses: list[int] = []
 
-    def phone(username: str) -> None:
-        try:
-            client = Client(raise_request_exception=False)
-            barrier.wait(timeout=10)
-            statuses.append(accept(client, path, username).status_code)
-        finally:
-            connection.close()
+    def phone(username: str) -> int:
+        return accept(Client(raise_request_exception=False), path, username).status_code
 
-    threads = [threading.Thread(target=phone, args=(name,)) for name in ("ingrid", "ingrid2")]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    statuses = at_once(phone, ["ingrid", "ingrid2"])
     assert sorted(statuses)[0] == 302
     assert sorted(statuses)[1] in (404, 409)  # the invite was used a moment before
     invited.refresh_from_db()

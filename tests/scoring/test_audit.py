@@ -4,7 +4,6 @@ disagree. Most tests play the toy game; one plays the demo club's three evenings
 from __future__ import annotations
 
 import importlib
-import threading
 from datetime import timedelta
 from io import StringIO
 from types import SimpleNamespace
@@ -20,6 +19,7 @@ from club.models import Account, AuditRecord, Entry, Source
 from scoring import audit, recording
 from scoring.models import Event, Game, GameStatus
 from tests.club.test_audit import forge
+from tests.concurrency import at_once, postgres_only
 from tests.factories import make_club, make_member, make_user
 from tests.scoring.test_demo import load
 
@@ -370,38 +370,24 @@ def test_the_upgrade_seals_old_events_as_recording_does(club, played):
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_six_tables_recording_at_once_keep_one_unbroken_chain(toy):
-    if connection.vendor != "postgresql":
-        pytest.skip("row locks under real concurrency are a PostgreSQL test")
+    postgres_only()
     club = make_club()
     people = [make_member(club, f"Spelare {n}", login=False) for n in range(6)]
     games = [
         recording.start_game(club, "toy", [people[n], people[(n + 1) % 6]], None) for n in range(6)
     ]
-    start = threading.Barrier(len(games))
-    errors: list[BaseException] = []
 
     def play(game) -> None:
-        try:
-            start.wait()
-            for n in range(10):
-                # Stakes post money, scores do not: both kinds append to the one chain.
-                kind, payload = (
-                    ("stake", {"player": "s0", "amount": 10 + n})
-                    if n % 5 == 4
-                    else ("score", {"player": "s1", "points": n})
-                )
-                append(game, kind, payload, f"{game.pk}-{n}")
-        except BaseException as error:  # noqa: BLE001 - reported below
-            errors.append(error)
-        finally:
-            connection.close()
+        for n in range(10):
+            # Stakes post money, scores do not: both kinds append to the one chain.
+            kind, payload = (
+                ("stake", {"player": "s0", "amount": 10 + n})
+                if n % 5 == 4
+                else ("score", {"player": "s1", "points": n})
+            )
+            append(game, kind, payload, f"{game.pk}-{n}")
 
-    threads = [threading.Thread(target=play, args=(game,)) for game in games]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert errors == []
+    at_once(play, games)
     assert ledger.verify_audit(club) == []
     assert audit.check_game_events(club) == []
     assert ledger.audit_head(club).seq == 6 * 10 + 6 * 2  # every event, every stake's posting

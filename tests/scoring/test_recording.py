@@ -1,15 +1,13 @@
 from __future__ import annotations
 
-import threading
-
 import pytest
-from django.db import connection
 
 from club import ledger
 from club.models import Account, GameResult, Transaction
 from scoring import recording
 from scoring.models import Event, Game, GameStatus
 from scoring.recording import EventRefused, StaleGame
+from tests.concurrency import at_once, postgres_only
 from tests.factories import make_club, make_member
 
 
@@ -224,32 +222,17 @@ def test_the_state_replayed_from_scratch_equals_the_snapshot(game):
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_ten_taps_on_start_at_once_make_one_game():
-    if connection.vendor != "postgresql":
-        pytest.skip("row locks under real concurrency are a PostgreSQL test")
+    postgres_only()
     club = make_club()
     table = [make_member(club, name, login=False) for name in ("Ada", "Bea", "Cid")]
-    start = threading.Barrier(10)
-    games: list[int] = []
-    errors: list[BaseException] = []
 
-    def tap() -> None:
-        try:
-            start.wait()
-            # Kille plays from the club's pot: a second game would also be refused as open.
-            game = recording.start_game(
-                club, "kille", table, None, setup={"pot_ore": 0}, key="samma-tryck"
-            )
-            games.append(game.pk)
-        except BaseException as error:  # noqa: BLE001 - reported below
-            errors.append(error)
-        finally:
-            connection.close()
+    def tap(_tap) -> int:
+        # Kille plays from the club's pot: a second game would also be refused as open.
+        game = recording.start_game(
+            club, "kille", table, None, setup={"pot_ore": 0}, key="samma-tryck"
+        )
+        return game.pk
 
-    threads = [threading.Thread(target=tap) for _ in range(10)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert errors == []
+    games = at_once(tap, range(10))
     assert len(set(games)) == 1
     assert Game.objects.filter(club=club).count() == 1
