@@ -140,7 +140,8 @@ def test_starting_with_one_player_is_a_form_error(toy, scorer_client, club, scor
 
 def test_history_lists_the_clubs_games(scorer_client, game):
     page = scorer_client.get(reverse("scoring:game-list", args=[game.club.slug])).content.decode()
-    assert f"#{game.pk}" in page
+    link = reverse("scoring:game-detail", args=[game.club.slug, game.pk])
+    assert f'<a href="{link}">' in page
 
 
 def test_nested_form_fields_build_a_payload_dict(scorer_client, game):
@@ -157,17 +158,33 @@ def test_nested_form_fields_build_a_payload_dict(scorer_client, game):
     assert Event.objects.get(game=game).payload == {"player": "s0", "amount": 5, "extra": {"s0": 4}}
 
 
-def test_the_app_can_draw_the_first_dealer(scorer_client, club, scorer, member):
+def test_the_app_can_draw_the_first_dealer(scorer_client, club, scorer, member, monkeypatch):
     url = reverse("scoring:game-start", args=[club.slug, "fyrtioett"])
     others = [make_member(club, f"Fyra {i}", login=False) for i in range(2)]
     players = [scorer.pk, member.pk, *[o.pk for o in others]]
-    for _ in range(3):
-        response = scorer_client.post(url, {"players": players, "draw_dealer": "on"})
-        assert response.status_code == 302
-    dealers = {g.setup["first_dealer"] for g in Game.objects.filter(game_key="fyrtioett")}
-    assert dealers <= {"s0", "s1", "s2", "s3"}
-    game = Game.objects.filter(game_key="fyrtioett").first()
-    assert game.snapshot["dealer"] == game.setup["first_dealer"]
+    drawn = []
+
+    def draw(n):
+        drawn.append(n)
+        return 2
+
+    monkeypatch.setattr("scoring.views.secrets.randbelow", draw)
+    assert scorer_client.post(url, {"players": players, "draw_dealer": "on"}).status_code == 302
+    assert drawn == [4]  # one card drawn among the four players
+    game = Game.objects.get(game_key="fyrtioett")
+    assert game.setup["first_dealer"] == "s2"
+    assert game.snapshot["dealer"] == "s2"
+
+
+def test_without_the_draw_the_first_seat_deals(scorer_client, club, scorer, member, monkeypatch):
+    url = reverse("scoring:game-start", args=[club.slug, "fyrtioett"])
+    others = [make_member(club, f"Fyra {i}", login=False) for i in range(2)]
+    monkeypatch.setattr("scoring.views.secrets.randbelow", lambda n: pytest.fail("drew a dealer"))
+    players = [scorer.pk, member.pk, *[o.pk for o in others]]
+    assert scorer_client.post(url, {"players": players}).status_code == 302
+    game = Game.objects.get(game_key="fyrtioett")
+    assert "first_dealer" not in game.setup
+    assert game.snapshot["dealer"] == "s0"
 
 
 # --- a double tap on "Start the game" ----------------------------------------------------------
