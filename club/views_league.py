@@ -33,7 +33,7 @@ from engine import registry
 
 def _game_names() -> dict[str, str]:
     language = (get_language() or "sv")[:2]
-    return {key: registry.display_name(key, language) for key in registry.GAME_MODULES}
+    return {key: registry.display_name(key, language) for key in registry.game_keys()}
 
 
 def _table_context(club: Club, params) -> dict:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
+from dataclasses import field as dataclasses_field
 from typing import Any
 
 from engine.errors import IllegalEvent, RulesError, _
@@ -220,3 +221,307 @@ def kr(amount_ore: int) -> str:
     whole, part = divmod(abs(amount_ore), 100)
     text = f"{whole}" if not part else f"{whole},{part:02d}"
     return f"{'-' if amount_ore < 0 else ''}{text} kr"
+
+
+# --- event payloads --------------------------------------------------------------------------
+# Every event type declares its payload: which keys it takes, which of them it needs, and what
+# kind of value each holds. ``dispatch`` checks an event against the declaration before its
+# handler runs, so a handler reads only keys that exist and hold the right kind of value, and a
+# typo (``{"call": …}`` for ``{"calls": …}``) is refused with a message naming the key instead
+# of being read as "nothing given". The checks here are about form (a player at the table, a
+# whole number in range, a card's text); what the rules allow now is the handler's to refuse.
+#
+#     EVENTS = {
+#         "deal": EventType(_play_deal, {"bids": need(PerPlayer(OneOf(Whole(0, 9), …))),
+#                                        "turn_up": may(CardName())}),
+#     }
+#     EVENT_TYPES = event_types(EVENTS)
+#
+#     def apply(state, event):
+#         return dispatch(state, event, EVENTS, game="Nittionio")
+#
+# An optional key given as ``null`` counts as not given (a form leaves an empty field out; a
+# JSON client may send null). Every message is a translatable template naming the key.
+
+MAX_LIST = 60  # no event of any game lists more values than a deck holds cards (with jokers)
+
+
+class Kind:
+    """What one payload value must be: ``accepts`` checks it, ``describe`` says it in words."""
+
+    def accepts(self, value: Any, players: Sequence[str]) -> bool:
+        raise NotImplementedError
+
+    def describe(self) -> Any:
+        raise NotImplementedError
+
+    def refusal(self, event: str, key: str, value: Any, players: Sequence[str]) -> Any:
+        """Why ``value`` is not of this kind (an ``IllegalEvent`` naming the event and the
+        key), or None if it is."""
+        if self.accepts(value, players):
+            return None
+        return IllegalEvent(
+            _("{event}: {key} must be {kind}, not {value}"),
+            event=event,
+            key=key,
+            kind=self.describe(),
+            value=_shown(value),
+        )
+
+
+@dataclass(frozen=True)
+class Player(Kind):
+    """The key of a player at the table."""
+
+    def accepts(self, value: Any, players: Sequence[str]) -> bool:
+        return isinstance(value, str) and value in players
+
+    def describe(self) -> Any:
+        return _("a player at the table")
+
+
+@dataclass(frozen=True)
+class ListOf(Kind):
+    """A list of ``least``–``most`` values of one kind (``of``), each at most once if
+    ``distinct``; ``words`` says what it is (else "a list, each …")."""
+
+    of: Kind
+    least: int = 0
+    most: int = MAX_LIST
+    distinct: bool = False
+    words: Any = None
+
+    def accepts(self, value: Any, players: Sequence[str]) -> bool:
+        return (
+            isinstance(value, list)
+            and self.least <= len(value) <= self.most
+            and all(self.of.accepts(item, players) for item in value)
+            and (not self.distinct or len(set(map(repr, value))) == len(value))
+        )
+
+    def describe(self) -> Any:
+        return self.words or IllegalEvent(_("a list, each {kind}"), kind=self.of.describe())
+
+
+def Players(least: int = 0, most: int = MAX_LIST) -> ListOf:
+    """A list of players at the table, each at most once."""
+    return ListOf(Player(), least, most, True, _("a list of players at the table, each once"))
+
+
+@dataclass(frozen=True)
+class Whole(Kind):
+    """A whole number from ``low`` to ``high`` (a ``bool`` is not one)."""
+
+    low: int
+    high: int
+
+    def accepts(self, value: Any, players: Sequence[str]) -> bool:
+        return is_whole(value) and self.low <= value <= self.high
+
+    def describe(self) -> Any:
+        return IllegalEvent(_("a whole number from {low} to {high}"), low=self.low, high=self.high)
+
+
+@dataclass(frozen=True)
+class Empty(Kind):
+    """No value (``null``): inside a mapping, "nothing to record for this player"."""
+
+    def accepts(self, value: Any, players: Sequence[str]) -> bool:
+        return value is None
+
+    def describe(self) -> Any:
+        return _("empty")
+
+
+@dataclass(frozen=True)
+class Flag(Kind):
+    """``true`` or ``false``."""
+
+    def accepts(self, value: Any, players: Sequence[str]) -> bool:
+        return isinstance(value, bool)
+
+    def describe(self) -> Any:
+        return _("true or false")
+
+
+@dataclass(frozen=True)
+class Choice(Kind):
+    """One of a few words (``"pass"``, ``"declare"``, ``"show"``)."""
+
+    values: tuple[str, ...]
+
+    def accepts(self, value: Any, players: Sequence[str]) -> bool:
+        return isinstance(value, str) and value in self.values
+
+    def describe(self) -> Any:
+        return IllegalEvent(_("one of {values}"), values=", ".join(self.values))
+
+
+@dataclass(frozen=True)
+class CardName(Kind):
+    """A card as text (``"5h"``, ``"hj kn"``, ``"joker"``): the game parses it with its own
+    deck and says what is wrong with a card it cannot read; this checks only that it is a
+    short text, so that a number or a list never reaches the parser."""
+
+    def accepts(self, value: Any, players: Sequence[str]) -> bool:
+        return isinstance(value, str) and 0 < len(value.strip()) <= 24
+
+    def describe(self) -> Any:
+        return _("a card (e.g. 5h, hj kn)")
+
+
+def CardNames(least: int = 0, most: int = MAX_LIST) -> ListOf:
+    """A list of cards as text (see ``CardName``)."""
+    return ListOf(CardName(), least, most, False, _("a list of cards"))
+
+
+@dataclass(frozen=True)
+class PerPlayer(Kind):
+    """A mapping from players at the table to values of one kind (``of``); ``every``: all
+    players must be in it (else any of them may be)."""
+
+    of: Kind
+    every: bool = False
+
+    def accepts(self, value: Any, players: Sequence[str]) -> bool:
+        return (
+            isinstance(value, Mapping)
+            and all(Player().accepts(key, players) for key in value)
+            and all(self.of.accepts(item, players) for item in value.values())
+            and (not self.every or len(value) == len(players))
+        )
+
+    def describe(self) -> Any:
+        template = (
+            _("a value for every player at the table, each {kind}")
+            if self.every
+            else _("players at the table, each with {kind}")
+        )
+        return IllegalEvent(template, kind=self.of.describe())
+
+    def refusal(self, event: str, key: str, value: Any, players: Sequence[str]) -> Any:
+        if not isinstance(value, Mapping):
+            return super().refusal(event, key, value, players)
+        for player, item in value.items():
+            if not Player().accepts(player, players):
+                return IllegalEvent(
+                    _("{event}: {key}: {player} is not a player in this game"),
+                    event=event,
+                    key=key,
+                    player=_shown(player),
+                )
+            if not self.of.accepts(item, players):
+                return IllegalEvent(
+                    _("{event}: {key}: {player} must be {kind}, not {value}"),
+                    event=event,
+                    key=key,
+                    player=player,
+                    kind=self.of.describe(),
+                    value=_shown(item),
+                )
+        missing = [player for player in players if player not in value]
+        if self.every and missing:
+            return IllegalEvent(
+                _("{event}: {key}: {player} is missing"), event=event, key=key, player=missing[0]
+            )
+        return None
+
+
+@dataclass(frozen=True)
+class OneOf(Kind):
+    """Any of several kinds (a bid given as a number, as bid cards, or as "missed")."""
+
+    kinds: tuple[Kind, ...]
+
+    def __init__(self, *kinds: Kind) -> None:
+        object.__setattr__(self, "kinds", kinds)
+
+    def accepts(self, value: Any, players: Sequence[str]) -> bool:
+        return any(kind.accepts(value, players) for kind in self.kinds)
+
+    def describe(self) -> Any:
+        return IllegalEvent(
+            _("{first} or {second}"),
+            first=self.kinds[0].describe(),
+            second=OneOf(*self.kinds[1:]).describe()
+            if len(self.kinds) > 2
+            else self.kinds[1].describe(),
+        )
+
+
+@dataclass(frozen=True)
+class Field:
+    """One key of a payload: its kind, and whether the event needs it."""
+
+    kind: Kind
+    required: bool = True
+
+
+def need(kind: Kind) -> Field:
+    return Field(kind, required=True)
+
+
+def may(kind: Kind) -> Field:
+    return Field(kind, required=False)
+
+
+@dataclass(frozen=True)
+class EventType:
+    """One event type of a game: the handler ``(state, event) -> State`` and its payload."""
+
+    handler: Callable[[Any, Mapping[str, Any]], Any]
+    payload: Mapping[str, Field] = dataclasses_field(default_factory=dict)
+
+
+def event_types(events: Mapping[str, EventType]) -> tuple[str, ...]:
+    """A game's ``EVENT_TYPES``: the names of its handler table, in its order."""
+    return tuple(events)
+
+
+def check_payload(
+    kind: str, event: Mapping[str, Any], payload: Mapping[str, Field], players
+) -> None:
+    """Refuse a payload that does not match its declaration: an unknown key, a missing key, or
+    a value of the wrong kind, each named."""
+    for key in event:
+        if key != "type" and key not in payload:
+            raise IllegalEvent(
+                _("{event} takes no {key}; it takes {keys}")
+                if payload
+                else _("{event} takes no {key}; it takes nothing but its type"),
+                event=kind,
+                key=repr(key),
+                keys=", ".join(payload),
+            )
+    for key, field in payload.items():
+        value = event.get(key)
+        if value is None:
+            if field.required:
+                raise IllegalEvent(_("{event} needs {key}"), event=kind, key=key)
+            continue
+        refusal = field.kind.refusal(kind, key, value, players)
+        if refusal is not None:
+            raise refusal
+
+
+def dispatch(state: Any, event: Any, events: Mapping[str, EventType], game: str) -> Any:
+    """Check an event's type and payload against the game's table, then run its handler."""
+    if not isinstance(event, Mapping):
+        raise IllegalEvent(_("an event is a mapping with a type, not {value}"), value=_shown(event))
+    kind = event.get("type")
+    event_type = events.get(kind) if isinstance(kind, str) else None
+    if event_type is None:
+        raise IllegalEvent(
+            _("unknown event {kind}; {game} records {types}"),
+            kind=_shown(kind),
+            game=game,
+            types=", ".join(events),
+        )
+    check_payload(kind, event, event_type.payload, state.players)
+    return event_type.handler(state, event)
+
+
+def _shown(value: Any) -> str:
+    """A value in a message: its repr, cut short (a hostile payload can be long)."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:39] + "…"

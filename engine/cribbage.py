@@ -32,9 +32,22 @@ The game (``new_game`` / ``apply``)
   the best is 28, and 19, 25, 26 and 27 never happen). The game ends the instant someone
   reaches the target; nothing after that counts. A loser below 91 is skunked (below 61 double
   skunked); for a game to 61 the lines are 31 and 1.
-- Events: {"type": "starter", "card": "JD"}; {"type": "peg", "player": p, "points": n,
-  "why": "15"}; {"type": "show", "player": p, "points": n} or {"type": "show", "player": p,
-  "cards": ["5H", …]}; {"type": "crib", "points": n} or {"type": "crib", "cards": [...]}.
+- Events (payloads declared in ``EVENTS``; ``dispatch`` refuses an unknown key, a missing one
+  and a value of the wrong kind, naming it): {"type": "starter", "card": "JD"};
+  {"type": "peg", "player": p, "points": n}; {"type": "play", "player": p, "card": 5};
+  {"type": "go", "player": p}; {"type": "show", "player": p, "points": n} or
+  {"type": "show", "player": p, "cards": ["5H", …]}; {"type": "crib", "points": n} or
+  {"type": "crib", "cards": [...]}.
+- The pegging of a deal is recorded one of two ways, never both: ``peg`` (the quick way: the
+  points as the players say them) or the play by cards, ``play`` and ``go``, where the engine
+  keeps the count and scores it. A played card is its rank (1-13 or text such as ``5``, ``kn``,
+  ``5h``): pegging needs no suits, so "a card played twice" becomes a fifth card of a rank,
+  the starter counted. The player left of the dealer leads; the turn goes clockwise to the
+  next player who has cards and has not said go (a player out of cards says go by himself). A
+  card past 31, a fifth card for a player and a go while every card still fits (count 21 or
+  less) are refused. 31 scores 2 and starts a new count led by the next player; when nobody
+  can play the latest player takes 1 for go and the next player leads; the last card of the
+  deal scores 1 unless it makes 31. The shows wait until every card is played.
 
 Discard advice
 - ``discard_advice(six_cards, is_dealer)``: all 15 discards ranked by expected hand points over
@@ -55,22 +68,39 @@ from math import comb
 from typing import NamedTuple
 
 from engine.base import (
+    CardName,
+    CardNames,
+    EventType,
+    OneOf,
+    Player,
     Standing,
     Transfer,
+    Whole,
     check_money,
     clockwise,
-    is_whole,
+    dispatch,
+    event_types,
     left_of,
+    may,
+    need,
     placements,
     seat_players,
 )
-from engine.cards import JACK, Card, Suit, as_illegal_event, parse_card, require_distinct
-from engine.errors import IllegalEvent, _
+from engine.cards import (
+    ACE,
+    JACK,
+    KING,
+    Card,
+    Suit,
+    as_illegal_event,
+    parse_card,
+    require_distinct,
+)
+from engine.errors import CardError, IllegalEvent, _
 
 KEY = "cribbage"
 NAMES = {"sv": "Cribbage", "en": "Cribbage"}
 MIN_PLAYERS, MAX_PLAYERS = 2, 3
-EVENT_TYPES = ("starter", "peg", "show", "crib")
 
 IMPOSSIBLE_HAND_TOTALS = frozenset({19, 25, 26, 27})  # with any starter
 MAX_HAND = 29
@@ -414,29 +444,41 @@ def peg_points(pile: Sequence[Card], card: Card, played: Sequence[Card] = ()) ->
         raise IllegalEvent(_("{card} has already been played"), card=card.pretty)
     with as_illegal_event():
         require_distinct([*played, *pile])
-    count = sum(_value(c.rank) for c in pile) + _value(card.rank)
+    ranks = [c.rank for c in pile]
+    _check_under_31(ranks, card.rank, card.pretty)
+    return _peg_ranks(ranks, card.rank)
+
+
+def _check_under_31(pile: Sequence[int], rank: int, shown: str) -> None:
+    count = sum(_value(r) for r in pile) + _value(rank)
     if count > 31:
         raise IllegalEvent(
             _("{card} would make the count {count}, past 31: say go instead"),
-            card=card.pretty,
+            card=shown,
             count=count,
         )
-    cards = [*pile, card]
+
+
+def _peg_ranks(pile: Sequence[int], rank: int) -> Peg:
+    """The points for laying a card of ``rank`` on the ranks of the count: pegging depends on
+    the ranks alone (no flush, no nobs while playing)."""
+    count = sum(_value(r) for r in pile) + _value(rank)
+    ranks = [*pile, rank]
     points, reasons = 0, []
     if count in (15, 31):
         points += 2
         reasons.append(str(count))
     same = 1
     for earlier in reversed(pile):
-        if earlier.rank != card.rank:
+        if earlier != rank:
             break
         same += 1
     if same >= 2:
         points += {2: 2, 3: 6, 4: 12}[same]
         reasons.append({2: "pair", 3: "pair royal", 4: "double pair royal"}[same])
-    for length in range(len(cards), 2, -1):
-        ranks = sorted(c.rank for c in cards[-length:])
-        if all(b - a == 1 for a, b in itertools.pairwise(ranks)):
+    for length in range(len(ranks), 2, -1):
+        window = sorted(ranks[-length:])
+        if all(b - a == 1 for a, b in itertools.pairwise(window)):
             points += length
             reasons.append(f"run of {length}")
             break
@@ -586,6 +628,18 @@ class State:
     league_details: dict[str, dict[str, int]] = field(default_factory=dict)
     hand_points: dict[str, int] = field(default_factory=dict)
     hands_shown: dict[str, int] = field(default_factory=dict)
+    # The play by cards (this deal): the ranks on the current count (A, 2 … 10, J, Q, K),
+    # oldest first; each player's cards played; who said go on this count; whose turn it is;
+    # who laid the latest card on the count (he takes the go).
+    count_cards: tuple[str, ...] = ()
+    cards_played: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    said_go: tuple[str, ...] = ()
+    to_play: str | None = None
+    last_to_play: str | None = None
+
+    @property
+    def count_total(self) -> int:
+        return sum(_value(RANKS[label]) for label in self.count_cards)
 
 
 def new_game(
@@ -606,6 +660,7 @@ def new_game(
         deals=(DealRow(dealer=dealer),),
         hand_points=dict(zero),
         hands_shown=dict(zero),
+        cards_played=dict.fromkeys(players, ()),
     )
 
 
@@ -617,43 +672,12 @@ def show_order(state: State) -> list[str]:
 def apply(state: State, event: dict) -> State:
     if state.finished:
         raise IllegalEvent(_("the game is over"))
-    kind = event.get("type")
-    handler = (
-        {"starter": _on_starter, "peg": _on_peg, "show": _on_show, "crib": _on_crib}.get(kind)
-        if isinstance(kind, str)
-        else None
-    )
-    if handler is None:
-        raise IllegalEvent(
-            _("unknown event {kind}; cribbage records {types}"),
-            kind=repr(kind),
-            types=", ".join(EVENT_TYPES),
-        )
-    return handler(replace(state, transfers=(), log=()), event)
-
-
-def _player(state: State, event: dict) -> str:
-    player = event.get("player")
-    if player not in state.players:
-        raise IllegalEvent(_("{player} is not at the table"), player=repr(player))
-    return player
+    return dispatch(replace(state, transfers=(), log=()), event, EVENTS, game="Cribbage")
 
 
 def _card(text) -> Card:
     with as_illegal_event():
         return parse_card(str(text))
-
-
-def _points(event: dict, low: int, high: int) -> int:
-    points = event.get("points")
-    if not is_whole(points) or not low <= points <= high:
-        raise IllegalEvent(
-            _("{points} is not a number of points between {low} and {high}"),
-            points=repr(points),
-            low=low,
-            high=high,
-        )
-    return points
 
 
 def _score(state: State, player: str, points: int, line: str) -> State:
@@ -681,7 +705,9 @@ def _on_starter(state: State, event: dict) -> State:
     card = _card(event.get("card"))
     if card.is_joker:
         raise IllegalEvent(_("cribbage is played without jokers"))
-    state = replace(state, starter=str(card), phase="pegging", expected=("peg", "show"))
+    state = replace(
+        state, starter=str(card), phase="pegging", to_play=left_of(state.players, state.dealer)
+    )
     state = _update_deal(state, starter=str(card))
     if card.rank == JACK:
         # "His heels": two to the dealer for a jack turned up.
@@ -693,21 +719,202 @@ def _on_starter(state: State, event: dict) -> State:
 
 
 def _on_peg(state: State, event: dict) -> State:
-    if state.phase != "pegging":
+    _check_pegging(state)
+    if _by_cards(state):
+        raise IllegalEvent(
+            _("this deal is played card by card, so the app counts its pegging points")
+        )
+    player, points = event["player"], event["points"]
+    return _with_next(_peg(state, player, points, f"{player} +{points}"))
+
+
+def _peg(state: State, player: str, points: int, line: str) -> State:
+    """Points scored in the play: on the deal's pegging column and on the board."""
+    if points:
+        pegging = dict(state.deals[-1].pegging)
+        pegging[player] = pegging.get(player, 0) + points
+        state = _update_deal(state, pegging=pegging)
+    return _score(state, player, points, line)
+
+
+def _check_pegging(state: State) -> None:
+    if state.phase != "pegging" or state.shown:
         raise IllegalEvent(_("pegging comes after the starter and before the shows"))
-    player = _player(state, event)
-    points = _points(event, 1, 29)
-    pegging = dict(state.deals[-1].pegging)
-    pegging[player] = pegging.get(player, 0) + points
-    state = _update_deal(state, pegging=pegging)
-    why = f" ({event['why']})" if event.get("why") else ""
-    return _with_next(_score(state, player, points, f"{player} +{points}{why}"))
+
+
+def _by_cards(state: State) -> bool:
+    return any(state.cards_played.values())
+
+
+def _by_points(state: State) -> bool:
+    return not _by_cards(state) and bool(state.deals[-1].pegging)
+
+
+def _play_over(state: State) -> bool:
+    return all(len(cards) == HAND for cards in state.cards_played.values())
+
+
+# --- the play by cards ("Spelet av korten") ----------------------------------------------------
+
+
+def _on_play(state: State, event: dict) -> State:
+    _check_card_play(state)
+    player = event["player"]
+    rank = _played_rank(event["card"])
+    label = RANK_LABELS[rank]
+    if len(state.cards_played[player]) == HAND:
+        raise IllegalEvent(_("{player} has played all four cards"), player=player)
+    _check_turn(state, player)
+    _check_rank_left(state, rank)
+    pile = [RANKS[c] for c in state.count_cards]
+    _check_under_31(pile, rank, label)
+    peg = _peg_ranks(pile, rank)
+    played = {**state.cards_played, player: (*state.cards_played[player], label)}
+    state = replace(
+        state,
+        count_cards=(*state.count_cards, label),
+        cards_played=played,
+        last_to_play=player,
+    )
+    reasons = [PEG_WORDS.get(r, r) for r in peg.reasons]
+    points = peg.points
+    if peg.count < 31 and _play_over(state):
+        # "Sistan": the last of all the cards, when it does not make 31 (31 scores 2 instead).
+        points += 1
+        reasons.append("sista kortet")
+    line = f"{player} lägger {label} ({peg.count})" + (
+        f": {', '.join(reasons)}, {points}" if points else ""
+    )
+    state = _peg(state, player, points, line)
+    if state.finished:
+        return state
+    if _play_over(state):
+        return _with_next(replace(state, to_play=None))
+    if peg.count == 31:
+        # "Motståndaren till den som spelade kortet som gav 31 spelar första kortet".
+        return _with_next(_new_count(state, after=player))
+    return _with_next(_pass_turn(state, player))
+
+
+def _on_go(state: State, event: dict) -> State:
+    _check_card_play(state)
+    player = event["player"]
+    _check_turn(state, player)
+    if not go_allowed(state):
+        raise IllegalEvent(
+            _("at {count} every card still fits; say go only when no card can be played"),
+            count=state.count_total,
+        )
+    state = replace(state, said_go=(*state.said_go, player))
+    state = replace(state, log=(*state.log, f"{player}: go"))
+    return _with_next(_pass_turn(state, player))
+
+
+def _pass_turn(state: State, player: str) -> State:
+    """After ``player`` laid a card or said go: the next player clockwise who has not said go
+    and has cards plays on (``player`` himself last); if nobody can, the count ends and the
+    player who laid the latest card takes 1 for go."""
+    able = _able(state, state.said_go)
+    if able:
+        return replace(state, to_play=_after(state, player, able))
+    last = state.last_to_play
+    assert last is not None  # a go needs a count over 21, so somebody laid a card
+    state = _peg(state, last, 1, f"{last} go, 1")
+    if state.finished:
+        return state
+    # "den som passade först spelar ut": the next player after the one who took the go.
+    return _new_count(state, after=last)
+
+
+def _new_count(state: State, after: str) -> State:
+    state = replace(state, count_cards=(), said_go=())
+    return replace(state, to_play=_after(state, after, _able(state, ())))
+
+
+def _able(state: State, said_go: Sequence[str]) -> list[str]:
+    """The players who can still play on this count: cards left, no go said ("Om en spelare
+    inte har fler kort på handen säger han automatiskt pass")."""
+    return [p for p in state.players if len(state.cards_played[p]) < HAND and p not in said_go]
+
+
+def _after(state: State, player: str, among: Sequence[str]) -> str:
+    return clockwise(state.players, left_of(state.players, player), among)[0]
+
+
+def _check_card_play(state: State) -> None:
+    _check_pegging(state)
+    if _by_points(state):
+        raise IllegalEvent(
+            _("this deal's pegging is recorded as points; go on with points (or undo them)")
+        )
+    if state.to_play is None:
+        raise IllegalEvent(_("every card of this deal has been played"))
+
+
+def _check_turn(state: State, player: str) -> None:
+    if player != state.to_play:
+        raise IllegalEvent(
+            _("{due} plays next (or says go), not {player}"), due=state.to_play, player=player
+        )
+
+
+def _check_rank_left(state: State, rank: int) -> None:
+    if not _rank_left(state, rank):
+        raise IllegalEvent(
+            _("there is no fifth {rank}: four are already played or cut"), rank=RANK_LABELS[rank]
+        )
+
+
+def _rank_left(state: State, rank: int) -> bool:
+    """A deck has four cards of a rank, and the starter is one of them when it matches."""
+    label = RANK_LABELS[rank]
+    out = sum(cards.count(label) for cards in state.cards_played.values())
+    out += state.starter is not None and _card(state.starter).rank == rank
+    return out < 4
+
+
+def playable_ranks(state: State) -> frozenset[int]:
+    """The ranks the player to play may lay now: under 31, and not all four already out."""
+    if state.to_play is None:
+        return frozenset()
+    room = 31 - state.count_total
+    return frozenset(
+        rank for rank in RANK_LABELS if _value(rank) <= room and _rank_left(state, rank)
+    )
+
+
+def go_allowed(state: State) -> bool:
+    """A go only when no card can fit: past 21 (a card is worth at most 10)."""
+    return state.count_total + MAX_CARD_VALUE > 31
+
+
+def _played_rank(card: int | str) -> int:
+    """The rank of a played card: a number 1 (ace) to 13 (king), or text naming a card or
+    only its rank (``5``, ``kn``, ``5h``): the suit does not matter in the play."""
+    if isinstance(card, int):
+        return card
+    try:
+        found = parse_card(card)
+    except CardError as error:
+        try:
+            # A rank alone ("kn", "10") is half a card to the parser: give it any suit.
+            found = parse_card(f"{card} hj")
+        except CardError:
+            raise IllegalEvent(error.template, **error.params) from None
+    if found.is_joker:
+        raise IllegalEvent(_("cribbage is played without jokers"))
+    return found.rank
 
 
 def _on_show(state: State, event: dict) -> State:
     if state.phase not in ("pegging", "show"):
         raise IllegalEvent(_("the hands are shown after the starter is cut"))
-    player = _player(state, event)
+    if _by_cards(state) and state.to_play is not None:
+        raise IllegalEvent(
+            _("the play is not over: {player} is to play a card or say go"),
+            player=state.to_play,
+        )
+    player = event["player"]
     order = show_order(state)
     due = order[len(state.shown)]
     if player != due:
@@ -747,21 +954,29 @@ def _on_crib(state: State, event: dict) -> State:
         starter=None,
         shown=(),
         deals=(*state.deals, DealRow(dealer=dealer)),
+        count_cards=(),
+        cards_played=dict.fromkeys(state.players, ()),
+        said_go=(),
+        to_play=None,
+        last_to_play=None,
     )
     return _with_next(replace(state, log=(*state.log, f"Ny giv: {dealer} ger")))
 
 
 def _show_points(state: State, event: dict, crib: bool) -> tuple[int, str]:
-    if "cards" in event:
-        if not isinstance(event["cards"], list):
-            raise IllegalEvent(
-                _("the cards of a show are a list of four cards, not {cards}"),
-                cards=repr(event["cards"]),
-            )
+    given = [key for key in ("points", "cards") if event.get(key) is not None]
+    if len(given) != 1:
+        raise IllegalEvent(
+            _("{event} takes points or cards, not both")
+            if given
+            else _("{event} needs points or cards"),
+            event=event["type"],
+        )
+    if event.get("cards") is not None:
         cards = [_card(c) for c in event["cards"]]
         breakdown = score_hand(cards, _card(state.starter), crib=crib)
         return breakdown.total, f": {say(breakdown)}"
-    points = _points(event, 0, MAX_HAND)
+    points = event["points"]
     if points in IMPOSSIBLE_HAND_TOTALS:
         raise IllegalEvent(
             _("no hand or crib can score {points} (19, 25, 26 and 27 are impossible)"),
@@ -801,7 +1016,7 @@ def _with_next(state: State) -> State:
         return state
     expected = {
         "starter": ("starter",),
-        "pegging": ("peg", "show"),
+        "pegging": _pegging_expected(state),
         "show": ("show",),
         "crib": ("crib",),
     }[state.phase]
@@ -809,6 +1024,14 @@ def _with_next(state: State) -> State:
     if state.phase in ("pegging", "show"):
         to_show = show_order(state)[len(state.shown)]
     return replace(state, expected=expected, to_show=to_show)
+
+
+def _pegging_expected(state: State) -> tuple[str, ...]:
+    if _by_points(state):
+        return ("peg", "show")
+    if not _by_cards(state):
+        return ("peg", "play", "show")
+    return ("show",) if state.to_play is None else ("play", "go")
 
 
 def _finish(state: State, winner: str) -> State:
@@ -838,8 +1061,46 @@ def _finish(state: State, winner: str) -> State:
         phase="over",
         expected=(),
         to_show=None,
+        to_play=None,
         transfers=transfers,
         standings=placements(state.scores),
         league_details=details,
         log=(*state.log, f"{winner} vinner{word}"),
     )
+
+
+# --- the events --------------------------------------------------------------------------------
+
+HAND = 4  # cards each player keeps for the play (six dealt, two to the crib; five and one at three)
+MAX_CARD_VALUE = 10
+RANK_LABELS = {rank: Card(rank, Suit.HEARTS).rank_label for rank in range(ACE, KING + 1)}
+RANKS = {label: rank for rank, label in RANK_LABELS.items()}
+PEG_WORDS = {
+    "15": "femton",
+    "31": "trettioett",
+    "pair": "par",
+    "pair royal": "par royal",
+    "double pair royal": "dubbel par royal",
+    **{f"run of {n}": f"följd på {n}" for n in range(3, 8)},
+}
+
+_POINTS = Whole(0, MAX_HAND)
+
+EVENTS = {
+    "starter": EventType(_on_starter, {"card": need(CardName())}),
+    # The quick way: the points a player pegs, as he says them.
+    "peg": EventType(_on_peg, {"player": need(Player()), "points": need(Whole(1, MAX_HAND))}),
+    # The play by cards: a card by its rank (1 = ace … 13 = king) or as text; the suit is
+    # not needed.
+    "play": EventType(
+        _on_play,
+        {"player": need(Player()), "card": need(OneOf(Whole(ACE, KING), CardName()))},
+    ),
+    "go": EventType(_on_go, {"player": need(Player())}),
+    "show": EventType(
+        _on_show,
+        {"player": need(Player()), "points": may(_POINTS), "cards": may(CardNames())},
+    ),
+    "crib": EventType(_on_crib, {"points": may(_POINTS), "cards": may(CardNames())}),
+}
+EVENT_TYPES = event_types(EVENTS)

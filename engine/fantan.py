@@ -17,6 +17,9 @@ Design — the pad records who goes out, one tap each:
   hand size).
 - ``{"type": "pass", "player": p}`` — only when playing for chips, before anyone is out.
 
+The payloads are declared in ``EVENTS``: ``dispatch`` refuses an unknown key, a missing one and a
+value of the wrong kind, naming it; the handlers refuse what the game forbids now.
+
 Placement points per deal: n − 1 for the first out down to 0 for the last; a tie in cards left
 gives each the number of players ranked below them. A game is ``deals`` deals (default 1, the
 rules text: the first out has won); the totals give the standings (ties share).
@@ -38,13 +41,19 @@ from typing import Any, ClassVar, Literal
 
 from engine.base import (
     POT,
+    EventType,
+    PerPlayer,
+    Player,
     Standing,
     Transfer,
+    Whole,
     check_choices,
     check_money,
     clockwise,
-    is_whole,
+    dispatch,
+    event_types,
     left_of,
+    need,
     placements,
     seat_players,
 )
@@ -54,7 +63,6 @@ KEY = "fantan"
 NAMES = {"sv": "Fan tan", "en": "Fan tan"}
 MIN_PLAYERS = 3
 MAX_PLAYERS = 7
-EVENT_TYPES = ("out", "cards_left", "pass")
 
 DECK = 52
 VARIANTS = ("fantan", "free")
@@ -153,19 +161,7 @@ def new_game(
 def apply(state: State, event: Mapping[str, Any]) -> State:
     if state.finished:
         raise IllegalEvent(_("the game is over; nothing more can be recorded"))
-    kind = event.get("type")
-    handler = (
-        {"out": _out, "cards_left": _cards_left, "pass": _pass}.get(kind)
-        if isinstance(kind, str)
-        else None
-    )
-    if handler is None:
-        raise IllegalEvent(
-            _("unknown event type {kind}; Fan tan records {types}"),
-            kind=repr(kind),
-            types=", ".join(EVENT_TYPES),
-        )
-    state = handler(replace(state, transfers=(), log=()), event)
+    state = dispatch(replace(state, transfers=(), log=()), event, EVENTS, game="Fan tan")
     return state if state.finished else replace(state, expected=_expected(state))
 
 
@@ -181,12 +177,8 @@ def _still_in(state: State) -> list[str]:
     return [p for p in state.players if p not in state.out]
 
 
-def _player(state: State, event: Mapping[str, Any], question: str) -> str:
-    player = event.get("player")
-    if player in (None, ""):
-        raise IllegalEvent(question)
-    if player not in state.players:
-        raise IllegalEvent(_("{player} is not at the table"), player=repr(player))
+def _player(state: State, event: Mapping[str, Any]) -> str:
+    player = event["player"]
     if player in state.out:
         raise IllegalEvent(_("{player} is already out this deal"), player=player)
     return player
@@ -200,7 +192,7 @@ def _needs_count(state: State) -> bool:
 
 
 def _pass(state: State, event: Mapping[str, Any]) -> State:
-    player = _player(state, event, _("who passed?"))
+    player = _player(state, event)
     if not state.rules.chip_ore:
         raise IllegalEvent(_("this game is not played for chips, so passes are not recorded"))
     if state.out:
@@ -219,7 +211,7 @@ def _pass(state: State, event: Mapping[str, Any]) -> State:
 
 
 def _out(state: State, event: Mapping[str, Any]) -> State:
-    player = _player(state, event, _("who went out?"))
+    player = _player(state, event)
     if state.phase == "count":
         raise IllegalEvent(_("first say how many cards each player has left"))
     out = (*state.out, player)
@@ -241,14 +233,10 @@ def _out(state: State, event: Mapping[str, Any]) -> State:
 def _cards_left(state: State, event: Mapping[str, Any]) -> State:
     if state.phase != "count":
         raise IllegalEvent(_("the cards left are counted when the first player goes out"))
-    given = event.get("cards")
-    if not isinstance(given, Mapping):
-        raise IllegalEvent(_("how many cards does each player still in hold? ('cards' is missing)"))
+    given = event["cards"]
     sizes = hand_sizes(state)
     still_in = _still_in(state)
     for player in given:
-        if player not in state.players:
-            raise IllegalEvent(_("cards left: {player} is not at the table"), player=repr(player))
         if player not in still_in:
             raise IllegalEvent(
                 _("cards left: {player} is out and holds no cards"), player=repr(player)
@@ -258,12 +246,6 @@ def _cards_left(state: State, event: Mapping[str, Any]) -> State:
         if player not in given:
             raise IllegalEvent(_("cards left: {player} is missing"), player=repr(player))
         count = given[player]
-        if not is_whole(count):
-            raise IllegalEvent(
-                _("cards left: {player} has {value}, which is not a whole number"),
-                player=player,
-                value=repr(count),
-            )
         if not 1 <= count <= sizes[player]:
             raise IllegalEvent(
                 _(
@@ -352,3 +334,13 @@ def _end_deal(state: State, ranked_by_cards: bool) -> State:
         expected=(),
         log=(*state.log, f"{standings[0].player} vinner med {standings[0].score} poäng"),
     )
+
+
+EVENTS = {
+    "out": EventType(_out, {"player": need(Player())}),
+    # The cards each player still in holds; the handler checks 1 to his hand (a whole deck is
+    # the most any form can mean).
+    "cards_left": EventType(_cards_left, {"cards": need(PerPlayer(Whole(0, DECK)))}),
+    "pass": EventType(_pass, {"player": need(Player())}),
+}
+EVENT_TYPES = event_types(EVENTS)

@@ -16,10 +16,13 @@ four-player game). Scoring a deal:
 
 The game ends when a player reaches 500 or more. Several at 500 or more in the same deal: the
 highest wins (FH4; club option ``several_over_500 = "declarer"``: the declarer wins whenever he is
-among them); equal totals: the declarer wins, and if he is not among them (or there was none) the
-one who reached 500 first in trick order, which the event then names (``first_to_500``). It also
-ends when someone falls to −500 or below: the best score wins "via bakdörren" (a shared best
-score is reported as a tie, FH6).
+among them); equal totals: the declarer wins (and in the five-player game his called partner, the
+declaring side being counted first); otherwise the one who reached 500 first in the order the
+tricks were played, which the engine finds from ``trick_order`` (the opponents earn their ten as
+each trick is taken; after a failed misère every opponent earns ten on each of the declarer's
+tricks at once, so two who reach 500 on the same trick share the win: a tie). It also ends when
+someone falls to −500 or below: the best score wins "via bakdörren" (a shared best score is
+reported as a tie, FH6).
 
 Other player counts: with 4, partners sit opposite (seats 0 & 2, 1 & 3), each side scores as one
 (both partners carry the side's score; ``State.teams`` maps each to his side for the league),
@@ -29,18 +32,34 @@ round several times, so (FH7) it has no 250 for ten tricks. With 5, the declarer
 calls a partner, who then wins or loses the bid's value as he does (never on a misère). With 2
 the game is as for three.
 
-Design — one event per deal (the pad records the contract and the tricks, not the cards):
+Design — one event per deal (the pad records the auction and the tricks, not the cards):
 
-``{"type": "deal", "declarer": player | null, "contract": "8H" | "7NT" | "misere" |
-"open_misere" | null, "partner": player (five players only, optional),
-"tricks": {player: n, …} (summing to 10), "first_to_500": player (only when needed)}``
+``{"type": "deal", "auction": ["pass", "7S", "8H", "pass", …], "partner": player (five players
+only, optional), "tricks": {player: n, …} (summing to 10), "trick_order": [player × 10] (who took
+each trick, in play order; optional, needed only when it decides who reached 500 first)}``
+
+The auction (``read_auction``) is the calls in order, each a bid or ``pass``, from förhand
+clockwise. "Varje spelare får endast en chans": by default each player calls once; with
+``Rules.bidding`` multi-round (the four-player game, "flera varv … tills ett bud följs av tre
+pass") the turn goes round again, skipping whoever passed ("så snart en spelare passar får han
+därefter inte komma tillbaka") — the text states that for four players; the app applies it to
+every multi-round auction. Each bid is higher than the one before (rank: ``bid_order``). In the
+four-player game no misère bid may come before someone has bid at least 7♠ ("Undervariant").
+The highest bidder declares his bid; if all pass it is rundpass ("ingen spelförare"). The
+declarer and contract follow from the auction.
+
+Deals stored before the auction was recorded (issue 14) name ``declarer`` and ``contract``
+instead of ``auction`` (and maybe ``first_to_500``, then typed by the scorer); they replay as
+before, the typed first-to-500 now having to be one of those tied. A game that has recorded an
+auction takes no such deal afterwards, and ``first_to_500`` is refused beside an auction.
 
 Contracts are also accepted as people write them: ``8♥``, ``7 sang``, ``6 spader``, ``misär``,
 ``öppen misär``. The deal passes clockwise; förhand sits left of the dealer. The sheet is a tuple
 of ``DealRow`` with each seat's points and running score. No money changes hands.
 
 Calculators: ``bid_value``, ``parse_contract``, ``score_deal``, ``bid_order``, ``bid_table``,
-``render_bid_table``.
+``render_bid_table``, ``read_auction``; the pad asks ``trick_order_may_decide`` whether to offer
+the trick-by-trick entry.
 """
 
 from __future__ import annotations
@@ -50,14 +69,30 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Literal
 
-from engine.base import Standing, Transfer, check_choices, is_whole, left_of, ranked, seat_players
+from engine.base import (
+    EventType,
+    Kind,
+    PerPlayer,
+    Player,
+    Standing,
+    Transfer,
+    Whole,
+    check_choices,
+    clockwise,
+    dispatch,
+    event_types,
+    left_of,
+    may,
+    need,
+    ranked,
+    seat_players,
+)
 from engine.errors import IllegalEvent, _
 
 KEY = "femhundra"
 NAMES = {"sv": "Femhundra", "en": "Five Hundred"}
 MIN_PLAYERS = 2
 MAX_PLAYERS = 5
-EVENT_TYPES = ("deal",)
 
 TRICKS = 10
 TARGET = 500
@@ -83,6 +118,10 @@ BID_VALUES: dict[str, int] = {
 }
 MISERE = "misere"
 OPEN_MISERE = "open_misere"
+PASS = "pass"
+MISERE_AFTER = (
+    "7S"  # four players: "inget misärbud får avges förrän någon … bjudit minst sju spader"
+)
 MISERE_VALUE = 250
 OPEN_MISERE_VALUE = 520
 OPEN_MISERE_VALUE_FOUR = 500  # "Undervariant" for four players
@@ -112,10 +151,15 @@ class Rules:
     def __post_init__(self) -> None:
         check_choices(self)
 
-    def slam_bonus(self, players: int) -> bool:
+    def one_round(self, players: int) -> bool:
+        """Whether each player calls once ("endast en chans"); the four-player auction goes
+        round several times unless the club says otherwise."""
         if self.bidding == "auto":
             return players != 4
         return self.bidding == "one_round"
+
+    def slam_bonus(self, players: int) -> bool:
+        return self.one_round(players)  # FH7
 
 
 @dataclass(frozen=True)
@@ -133,6 +177,8 @@ class DealRow:
     points: tuple[int, ...]  # what each seat's score changed by
     scores: tuple[int, ...]  # running scores after this deal
     held_at_490: bool = False
+    # (player, call) in the order called; None for a deal stored before auctions were recorded.
+    auction: tuple[tuple[str, str], ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -149,10 +195,13 @@ class State:
     # Four players: partners (player → side 0 or 1) for the league's team ratings. Empty
     # otherwise — the five-player called partner changes from deal to deal.
     teams: dict[str, int] = field(default_factory=dict)
+    # Games started before the auction was recorded (issue 14; marked by a data migration) may
+    # go on naming the declarer and contract; every other game records the auction.
+    legacy_deals: bool = False
     transfers: tuple[Transfer, ...] = ()
     finished: bool = False
     standings: tuple[Standing, ...] = ()
-    expected: tuple[str, ...] = EVENT_TYPES
+    expected: tuple[str, ...] = ()  # new_game sets EVENT_TYPES: a deal is always next
     log: tuple[str, ...] = ()
 
 
@@ -266,6 +315,119 @@ def render_bid_table(rules: Rules = Rules(), players: int = 3) -> str:
     return "\n".join(lines)
 
 
+# --- the auction ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Auction:
+    """A finished auction: the calls as (player, call), and what they make of the deal."""
+
+    calls: tuple[tuple[str, str], ...]
+    declarer: str | None  # None: rundpass
+    contract: str | None
+
+
+def read_auction(
+    calls: Sequence[str], players: Sequence[str], forhand: str, rules: Rules = Rules()
+) -> Auction:
+    """The auction of the calls in order from ``forhand``, each a bid or ``pass``; refuses a
+    bid that is not higher, a misère too early (four players), a call after the end and an
+    auction that is not over."""
+    order = bid_order(rules)
+    made: list[tuple[str, str]] = []
+    passed: set[str] = set()
+    high: tuple[str, str] | None = None  # (bidder, bid)
+    for number, text in enumerate(calls, start=1):
+        caller = _next_caller(players, forhand, made, passed, high, rules)
+        if caller is None:
+            raise IllegalEvent(
+                _(
+                    "the auction is over after {count} calls; call {number} ({call}) is one "
+                    "too many"
+                ),
+                count=len(made),
+                number=number,
+                call=repr(text),
+            )
+        call = _read_call(text, rules)
+        if call == PASS:
+            passed.add(caller)
+        else:
+            _check_bid(number, caller, call, high, order, len(players))
+            high = (caller, call)
+        made.append((caller, call))
+    caller = _next_caller(players, forhand, made, passed, high, rules)
+    if caller is not None:
+        raise IllegalEvent(
+            _("the auction is not over: {player} has still to call (bid or pass)"), player=caller
+        )
+    return Auction(
+        calls=tuple(made),
+        declarer=None if high is None else high[0],
+        contract=None if high is None else high[1],
+    )
+
+
+def _read_call(text: str, rules: Rules) -> str:
+    if isinstance(text, str) and text.strip().lower() in (PASS, "p", "passar"):
+        return PASS
+    return parse_contract(text, misere=rules.misere)
+
+
+def _next_caller(
+    players: Sequence[str],
+    forhand: str,
+    made: Sequence[tuple[str, str]],
+    passed: set[str],
+    high: tuple[str, str] | None,
+    rules: Rules,
+) -> str | None:
+    """Who calls next, or None when the auction is over."""
+    if rules.one_round(len(players)):
+        # "Varje spelare får endast en chans att yttra sig."
+        turns = clockwise(players, forhand, players)
+        return turns[len(made)] if len(made) < len(turns) else None
+    # Several rounds: over when all have passed, or all but the highest bidder.
+    still_in = [p for p in players if p not in passed]
+    if not still_in or (high is not None and still_in == [high[0]]):
+        return None
+    start = forhand if not made else left_of(players, made[-1][0])
+    return clockwise(players, start, still_in)[0]
+
+
+def _check_bid(
+    number: int,
+    caller: str,
+    bid: str,
+    high: tuple[str, str] | None,
+    order: Sequence[str],
+    players: int,
+) -> None:
+    if high is not None and order.index(bid) <= order.index(high[1]):
+        raise IllegalEvent(
+            _(
+                "auction, call {number}: {player} bids {bid}, but {highest} is already bid; a "
+                "bid must be higher, or pass"
+            ),
+            number=number,
+            player=caller,
+            bid=contract_label(bid),
+            highest=contract_label(high[1]),
+        )
+    misere = bid in (MISERE, OPEN_MISERE)
+    early = high is None or order.index(high[1]) < order.index(MISERE_AFTER)
+    if players == 4 and misere and early:
+        raise IllegalEvent(
+            _(
+                "auction, call {number}: {player} bids {bid}, but in the four-player game no "
+                "misère may be bid until someone has bid 7♠ or higher"
+            ),
+            number=number,
+            player=caller,
+            bid=contract_label(bid),
+        )
+
+
 # --- scoring one deal -----------------------------------------------------------------------------
 
 
@@ -353,7 +515,10 @@ def _contract_made(
 
 
 def new_game(
-    players: Sequence[str], rules: Rules = Rules(), first_dealer: str | None = None
+    players: Sequence[str],
+    rules: Rules = Rules(),
+    first_dealer: str | None = None,
+    legacy_deals: bool = False,
 ) -> State:
     players, dealer = seat_players(players, "Femhundra", MIN_PLAYERS, MAX_PLAYERS, first_dealer)
     sides = teams(len(players)) if len(players) == 4 else ()
@@ -364,60 +529,90 @@ def new_game(
         forhand=left_of(players, dealer),
         scores=(0,) * len(players),
         teams={players[seat]: side for side, seats in enumerate(sides) for seat in seats},
+        legacy_deals=legacy_deals,
+        expected=EVENT_TYPES,
     )
 
 
 def apply(state: State, event: Mapping[str, Any]) -> State:
     if state.finished:
         raise IllegalEvent(_("the game is over; no more deals can be recorded"))
-    if event.get("type") != "deal":
-        raise IllegalEvent(
-            _("unknown event type {kind}; Femhundra records {types}"),
-            kind=event.get("type"),
-            types=", ".join(EVENT_TYPES),
-        )
-    return _play_deal(state, event)
+    return dispatch(state, event, EVENTS, game="Femhundra")
 
 
 def _seat(state: State, event: Mapping[str, Any], field: str) -> int | None:
-    player = event.get(field)
-    if player is None:
-        return None
-    if player not in state.players:
-        raise IllegalEvent(
-            _("{field}: {player} is not a player in this game"), field=field, player=player
-        )
-    return state.players.index(player)
+    player = event.get(field)  # the declaration checked it is a player at the table
+    return None if player is None else state.players.index(player)
 
 
 def _read_tricks(state: State, event: Mapping[str, Any]) -> tuple[int, ...]:
-    given = event.get("tricks")
-    if not isinstance(given, Mapping):
-        raise IllegalEvent(_("'tricks' must map each player to the tricks he took"))
-    for player in given:
-        if player not in state.players:
-            raise IllegalEvent(
-                _("{field}: {player} is not a player in this game"), field="tricks", player=player
-            )
-    for player in state.players:
-        took = given.get(player)
-        if not is_whole(took) or not 0 <= took <= TRICKS:
-            raise IllegalEvent(
-                _("tricks: {player} cannot take {count} tricks"), player=player, count=repr(took)
-            )
-    tricks = tuple(given[p] for p in state.players)
+    tricks = tuple(event["tricks"][p] for p in state.players)  # declared: 0–10 for everyone
     if sum(tricks) != TRICKS:
         raise IllegalEvent(_TRICKS_SUM, count=sum(tricks), tricks=TRICKS)
+    order = call_list(event.get("trick_order"))
+    if order is not None:
+        for player, took in zip(state.players, tricks, strict=True):
+            if order.count(player) != took:
+                raise IllegalEvent(
+                    _("trick_order gives {player} {count} tricks, but tricks says {given}"),
+                    player=player,
+                    count=order.count(player),
+                    given=took,
+                )
     return tricks
+
+
+def _contract_of(state: State, event: Mapping[str, Any]) -> tuple[Auction | None, int | None]:
+    """The auction (None for a deal stored before auctions) and the declarer's seat."""
+    if event.get("auction") is None:
+        if not state.legacy_deals or any(row.auction is not None for row in state.sheet):
+            raise IllegalEvent(
+                _(
+                    "this game records the auction: give the calls in order from förhand "
+                    "(auction), not the declarer and contract alone"
+                )
+            )
+        return None, _seat(state, event, "declarer")
+    if event.get("first_to_500") is not None:
+        raise IllegalEvent(
+            _(
+                "first_to_500 is not typed with an auction: the engine finds who reached 500 "
+                "first from the order of the tricks (trick_order)"
+            )
+        )
+    auction = read_auction(call_list(event["auction"]), state.players, state.forhand, state.rules)
+    _check_agrees(state, event, auction)
+    return auction, None if auction.declarer is None else state.players.index(auction.declarer)
+
+
+def _check_agrees(state: State, event: Mapping[str, Any], auction: Auction) -> None:
+    """A declarer or contract given beside the auction must be what the auction made."""
+    given, typed = event.get("declarer"), event.get("contract")
+    if given is not None and given != auction.declarer:
+        raise IllegalEvent(
+            _("declarer: the auction makes {player} the declarer, not {given}"),
+            player=auction.declarer or _("nobody (rundpass)"),
+            given=given,
+        )
+    if typed is not None and parse_contract(typed, state.rules.misere) != auction.contract:
+        raise IllegalEvent(
+            _("contract: the auction's contract is {contract}, not {given}"),
+            contract=contract_label(auction.contract),
+            given=typed,
+        )
 
 
 def _play_deal(state: State, event: Mapping[str, Any]) -> State:
     players = state.players
-    declarer = _seat(state, event, "declarer")
+    auction, declarer = _contract_of(state, event)
     partner = _seat(state, event, "partner")
     tricks = _read_tricks(state, event)
     contract = None
-    if declarer is None:
+    if auction is not None:
+        contract = auction.contract
+        if declarer is None and partner is not None:
+            raise IllegalEvent(_("a contract needs a declarer (no declarer means rundpass)"))
+    elif declarer is None:
         if event.get("contract") is not None or partner is not None:
             raise IllegalEvent(_("a contract needs a declarer (no declarer means rundpass)"))
     else:
@@ -446,6 +641,7 @@ def _play_deal(state: State, event: Mapping[str, Any]) -> State:
         points=points,
         scores=scores,
         held_at_490=held,
+        auction=None if auction is None else auction.calls,
     )
     dealer = left_of(players, state.dealer)
     state = replace(
@@ -457,7 +653,7 @@ def _play_deal(state: State, event: Mapping[str, Any]) -> State:
         transfers=(),
         log=_deal_log(state, row),
     )
-    return _finish_if_over(state, declarer, event)
+    return _finish_if_over(state, row, event)
 
 
 def _hold_at_490(
@@ -477,13 +673,21 @@ def _hold_at_490(
 
 
 def _deal_log(state: State, row: DealRow) -> tuple[str, ...]:
+    lines = []
+    if row.auction is not None:
+        calls = ", ".join(
+            f"{player} {'pass' if call == PASS else contract_label(call)}"
+            for player, call in row.auction
+        )
+        lines.append(f"Budgivning: {calls}")
     if row.declarer is None:
-        head = "Rundpass: 10 poäng per stick"
+        lines.append("Rundpass: 10 poäng per stick")
     else:
         outcome = "hemma" if row.made else "bet"
         with_partner = f" med {row.partner}" if row.partner else ""
-        head = f"{row.declarer}{with_partner} spelar {contract_label(row.contract)}: {outcome}"
-    lines = [head]
+        lines.append(
+            f"{row.declarer}{with_partner} spelar {contract_label(row.contract)}: {outcome}"
+        )
     lines += [
         f"{p}: {t} stick, {pts:+d} = {s}"
         for p, t, pts, s in zip(state.players, row.tricks, row.points, row.scores, strict=True)
@@ -493,14 +697,19 @@ def _deal_log(state: State, row: DealRow) -> tuple[str, ...]:
     return tuple(lines)
 
 
-def _finish_if_over(state: State, declarer: int | None, event: Mapping[str, Any]) -> State:
+def _finish_if_over(state: State, row: DealRow, event: Mapping[str, Any]) -> State:
     groups = teams(len(state.players))
     score = {team: state.scores[team[0]] for team in groups}
     reached = [team for team in groups if score[team] >= TARGET]
     if reached:
-        winner = _winner_at_500(state, reached, score, declarer, event)
-        line = f"{' och '.join(state.players[s] for s in winner)} vinner ({score[winner]})"
-        return _finish(state, winner, tie=False, back_door=False, line=line)
+        winners = _winners_at_500(state, reached, score, row, event)
+        names = " och ".join(state.players[s] for team in winners for s in team)
+        if len(winners) > 1:
+            line = f"{names} når {score[winners[0]]} på samma stick – oavgjort"
+            seats = tuple(s for team in winners for s in team)
+            return _finish(state, seats, tie=True, back_door=False, line=line)
+        line = f"{names} vinner ({score[winners[0]]})"
+        return _finish(state, winners[0], tie=False, back_door=False, line=line)
     if min(score.values()) <= BACK_DOOR:
         best = max(score.values())
         tops = [team for team in groups if score[team] == best]
@@ -516,39 +725,70 @@ def _finish_if_over(state: State, declarer: int | None, event: Mapping[str, Any]
     return state
 
 
-def _winner_at_500(
+def _winners_at_500(
     state: State,
     reached: list[tuple[int, ...]],
     score: dict[tuple[int, ...], int],
-    declarer: int | None,
+    row: DealRow,
     event: Mapping[str, Any],
-) -> tuple[int, ...]:
-    declaring = next((t for t in reached if declarer in t), None)
+) -> list[tuple[int, ...]]:
+    """The side (or player) who wins at 500 — several only when they got there together."""
+    seat = {player: s for s, player in enumerate(state.players)}
+    declaring = next((t for t in reached if seat.get(row.declarer) in t), None)
     if declaring is not None and state.rules.several_over_500 == "declarer":
-        return declaring  # FH4, the alternative
+        return [declaring]  # FH4, the alternative
     best = max(score[t] for t in reached)
     tops = [t for t in reached if score[t] == best]
     if len(tops) == 1:
-        return tops[0]  # FH4: the highest total
-    if declaring in tops:
-        return declaring  # "vinner den som var spelförare i den given"
-    # "… vinner den som först nådde upp till 500 poäng i den ordning som sticken spelades."
+        return tops  # FH4: the highest total
+    # "… vinner den som var spelförare i den given": the declaring side is counted first (with
+    # five players that includes the partner he called).
+    for player in (row.declarer, row.partner):
+        side = next((t for t in tops if seat.get(player) in t), None)
+        if side is not None:
+            return [side]
+    # "Var ingen spelförare, vinner den som först nådde upp till 500 poäng i den ordning som
+    # sticken spelades."
+    order = call_list(event.get("trick_order"))
+    if order is not None:
+        return first_to_500(state, row, order, tops)
+    return [_typed_first_to_500(state, tops, best, event)]
+
+
+def first_to_500(
+    state: State, row: DealRow, trick_order: Sequence[str], tops: Sequence[tuple[int, ...]]
+) -> list[tuple[int, ...]]:
+    """Of the opponents (or, with rundpass, players) ``tops``, who tie at 500 or more after
+    ``row``, those who got there first, going through the tricks in the order played.
+
+    ``state`` is after the deal. Each earns his ten as his side takes a trick — after a failed
+    misère, as the declarer takes one (all opponents at once, so several can get there on the
+    same trick: they share the win). The four-player 490 hold caps the running score."""
+    running = {t: state.scores[t[0]] - row.points[t[0]] for t in tops}
+    failed_misere = row.contract in (MISERE, OPEN_MISERE) and not row.made
+    for taker in trick_order:
+        took = state.players.index(taker)
+        for team in tops:
+            earns = taker == row.declarer if failed_misere else took in team
+            if earns:
+                running[team] = min(running[team] + TRICK_POINTS, state.scores[team[0]])
+        there = [team for team in tops if running[team] >= TARGET]
+        if there:
+            return there
+    return list(tops)  # not reached: the order adds up to the tricks, so this is a safeguard
+
+
+def _typed_first_to_500(
+    state: State, tops: list[tuple[int, ...]], best: int, event: Mapping[str, Any]
+) -> tuple[int, ...]:
+    """A deal stored before the trick order was recorded names the first to 500 itself."""
     names = [state.players[s] for t in tops for s in t]
     first = event.get("first_to_500")
-    if first is None and declarer is None:
-        raise IllegalEvent(
-            _(
-                "{names} reached {best} in the same deal and nobody declared: say who reached "
-                "500 first, in the order the tricks were played"
-            ),
-            names=", ".join(names),
-            best=best,
-        )
     if first is None:
         raise IllegalEvent(
             _(
-                "{names} reached {best} in the same deal and the declarer is not one of them: "
-                "say who reached 500 first, in the order the tricks were played"
+                "{names} reached {best} in the same deal: give who took each trick, in the "
+                "order they were played (trick_order), to find who reached 500 first"
             ),
             names=", ".join(names),
             best=best,
@@ -561,6 +801,18 @@ def _winner_at_500(
             names=", ".join(names),
         )
     return next(t for t in tops if state.players.index(first) in t)
+
+
+def trick_order_may_decide(state: State) -> tuple[str, ...]:
+    """The players who could tie at 500 or more in the next deal with nobody's contract to
+    decide it — those within one deal's trick points of 500 (opponents gain at most 100),
+    when there are at least two sides of them; else nobody. The pad offers the trick order
+    for them."""
+    reach = TARGET - TRICKS * TRICK_POINTS
+    near = [t for t in teams(len(state.players)) if state.scores[t[0]] >= reach]
+    if state.finished or len(near) < 2:
+        return ()
+    return tuple(state.players[s] for t in near for s in t)
 
 
 def _finish(state: State, winner: tuple[int, ...], tie: bool, back_door: bool, line: str) -> State:
@@ -578,3 +830,86 @@ def _finish(state: State, winner: tuple[int, ...], tie: bool, back_door: bool, l
         expected=(),
         log=(*state.log, line),
     )
+
+
+# --- the event table -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Calls(Kind):
+    """The auction: a list of calls in order, each a short text (a bid such as 7S or pass),
+    or the same numbered from "1" (``{"1": "pass", "2": "7S"}``, as the pad's rows send it);
+    ``read_auction`` says what is wrong with a call it cannot read."""
+
+    def accepts(self, value: Any, players: Sequence[str]) -> bool:
+        calls = call_list(value)
+        return (
+            calls is not None
+            and 0 < len(calls) <= MAX_CALLS
+            and all(isinstance(c, str) and 0 < len(c.strip()) <= 24 for c in calls)
+        )
+
+    def describe(self) -> Any:
+        return _("a list of calls in order, each a bid (e.g. 7S, 8♥) or pass")
+
+
+def call_list(value: Any) -> list[Any] | None:
+    """The calls of an auction given as a list or numbered from "1"; None if neither."""
+    if isinstance(value, list):
+        return value
+    if isinstance(value, Mapping) and set(value) == {str(n) for n in range(1, len(value) + 1)}:
+        return [value[str(n)] for n in range(1, len(value) + 1)]
+    return None
+
+
+@dataclass(frozen=True)
+class TrickWinners(Kind):
+    """Who took each of the ten tricks, in the order they were played (a player may recur): a
+    list, or numbered from "1" as the pad's rows send it."""
+
+    def accepts(self, value: Any, players: Sequence[str]) -> bool:
+        order = call_list(value)
+        return (
+            order is not None
+            and len(order) == TRICKS
+            and all(Player().accepts(p, players) for p in order)
+        )
+
+    def describe(self) -> Any:
+        return IllegalEvent(
+            _("the player who took each of the {tricks} tricks, in the order played"),
+            tricks=TRICKS,
+        )
+
+
+@dataclass(frozen=True)
+class ContractText(Kind):
+    """A contract as written (``parse_contract`` reads it)."""
+
+    def accepts(self, value: Any, players: Sequence[str]) -> bool:
+        return isinstance(value, str) and 0 < len(value.strip()) <= 24
+
+    def describe(self) -> Any:
+        return _("a contract (e.g. 8H, 7NT, misère)")
+
+
+# Every bid is higher than the last, so an auction holds at most the bids of the table and one
+# pass from each player.
+MAX_CALLS = len(BID_VALUES) + 2 + MAX_PLAYERS
+
+EVENTS = {
+    "deal": EventType(
+        _play_deal,
+        {
+            "auction": may(Calls()),
+            "partner": may(Player()),
+            "tricks": need(PerPlayer(Whole(0, TRICKS), every=True)),
+            "trick_order": may(TrickWinners()),
+            # Deals stored before the auction was recorded (issue 14):
+            "declarer": may(Player()),
+            "contract": may(ContractText()),
+            "first_to_500": may(Player()),
+        },
+    ),
+}
+EVENT_TYPES = event_types(EVENTS)

@@ -17,14 +17,17 @@ Design — one state, two events (the pad records the outcome of each deal, not 
 
 After either event the deal passes counter-clockwise (F5): the next dealer is the seat to the
 dealer's right, ``(dealer - 1) % 4`` in the clockwise seat order, and förhand (first to bid) sits
-to the new dealer's right. The score sheet is a tuple of ``DealRow`` (bids, tricks, points and
-running scores per seat). When someone reaches 41 the game is over: if only one side has players
+to the new dealer's right; ``State.bidding_order`` lists the coming deal's bidders in turn.
+The score sheet is a tuple of ``DealRow`` (bids, tricks, points and running scores per seat).
+When someone reaches 41 the game is over: if only one side has players
 at 41 or more it wins; if both do, the side whose best player has more wins, and if those are
 equal the partners' scores decide. If that is equal too (F4) the state reports a tie (``tie``;
 all four share first place) rather than guessing. ``teams`` maps each player to his side (0
 for seats 0 & 2, 1 for seats 1 & 3), so the league rates the partners as a team. No money
 changes hands (``transfers`` is always empty): clubs that play for stakes settle on the
 standings.
+
+Every event is checked against its declared payload (``EVENTS``) before its handler runs.
 
 Calculators: ``bid_worth``, ``bids_worth``, ``deal_is_played``, ``score_deal``, ``decide_winner``.
 """
@@ -35,14 +38,25 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from engine.base import Standing, Transfer, is_whole, right_of, seat_players
+from engine.base import (
+    EventType,
+    PerPlayer,
+    Standing,
+    Transfer,
+    Whole,
+    dispatch,
+    event_types,
+    may,
+    need,
+    right_of,
+    seat_players,
+)
 from engine.errors import IllegalEvent, _
 
 KEY = "fyrtioett"
 NAMES = {"sv": "Fyrtioett", "en": "Forty-one"}
 MIN_PLAYERS = 4
 MAX_PLAYERS = 4
-EVENT_TYPES = ("deal", "throw_in")
 
 TRICKS = 13
 TARGET = 41
@@ -96,8 +110,17 @@ class State:
     transfers: tuple[Transfer, ...] = ()
     finished: bool = False
     standings: tuple[Standing, ...] = ()
-    expected: tuple[str, ...] = EVENT_TYPES
+    expected: tuple[str, ...] = ()  # new_game sets EVENT_TYPES: a deal or a throw-in is next
     log: tuple[str, ...] = ()
+
+    @property
+    def bidding_order(self) -> tuple[str, ...]:
+        """Who bids in the coming deal, in turn: förhand (right of the dealer) first, then on
+        counter-clockwise, each time to the right (F5); the dealer bids last."""
+        order = [self.forhand]
+        while len(order) < len(self.players):
+            order.append(right_of(self.players, order[-1]))
+        return tuple(order)
 
 
 # --- calculators -----------------------------------------------------------------------------
@@ -165,50 +188,14 @@ def new_game(
         dealer=dealer,
         forhand=right_of(players, dealer),
         teams={player: seat % 2 for seat, player in enumerate(players)},
+        expected=EVENT_TYPES,
     )
 
 
 def apply(state: State, event: Mapping[str, Any]) -> State:
     if state.finished:
         raise IllegalEvent(_("the game is over; no more deals can be recorded"))
-    kind = event.get("type")
-    if kind == "deal":
-        return _play_deal(state, event)
-    if kind == "throw_in":
-        return _throw_in(state, event)
-    raise IllegalEvent(
-        _("unknown event type {kind}; Fyrtioett records {types}"),
-        kind=kind,
-        types=", ".join(EVENT_TYPES),
-    )
-
-
-def _bidding_order(state: State) -> list[str]:
-    # F5: bidding goes motsols, each time to the right (the previous seat).
-    order = [state.forhand]
-    while len(order) < 4:
-        order.append(right_of(state.players, order[-1]))
-    return order
-
-
-def _numbers(state: State, event: Mapping[str, Any], field: str) -> dict[str, int]:
-    """A ``{player: int}`` payload field, checked for unknown players and non-numbers."""
-    value = event.get(field)
-    if not isinstance(value, Mapping):
-        raise IllegalEvent(_("'{field}' must map each player to a number"), field=field)
-    for player, number in value.items():
-        if player not in state.players:
-            raise IllegalEvent(
-                _("{field}: {player} is not a player in this game"), field=field, player=player
-            )
-        if not is_whole(number):
-            raise IllegalEvent(
-                _("{field}: {player} has {value}, not a whole number"),
-                field=field,
-                player=player,
-                value=repr(number),
-            )
-    return dict(value)
+    return dispatch(state, event, EVENTS, game="Fyrtioett")
 
 
 def _check_bids(state: State, bids: Mapping[str, int]) -> None:
@@ -224,17 +211,9 @@ def _check_bids(state: State, bids: Mapping[str, int]) -> None:
             )
 
 
-def _all_four(state: State, numbers: Mapping[str, int], field: str) -> tuple[int, ...]:
-    for player in state.players:
-        if player not in numbers:
-            raise IllegalEvent(_("{field}: {player} is missing"), field=field, player=player)
-    return tuple(numbers[p] for p in state.players)
-
-
 def _play_deal(state: State, event: Mapping[str, Any]) -> State:
-    bids_given = _numbers(state, event, "bids")
-    _check_bids(state, bids_given)
-    bids = _all_four(state, bids_given, "bids")
+    _check_bids(state, event["bids"])
+    bids = tuple(event["bids"][p] for p in state.players)
     worth = bids_worth(bids)
     if worth < MIN_WORTH:
         raise IllegalEvent(
@@ -245,12 +224,7 @@ def _play_deal(state: State, event: Mapping[str, Any]) -> State:
             worth=worth,
             least=MIN_WORTH,
         )
-    tricks = _all_four(state, _numbers(state, event, "tricks"), "tricks")
-    for player, took in zip(state.players, tricks, strict=True):
-        if not 0 <= took <= TRICKS:
-            raise IllegalEvent(
-                _("tricks: {player} cannot take {count} tricks"), player=player, count=took
-            )
+    tricks = tuple(event["tricks"][p] for p in state.players)
     points = score_deal(bids, tricks)
     scores = tuple(s + p for s, p in zip(state.scores, points, strict=True))
     row = DealRow(len(state.sheet) + 1, state.dealer, bids, tricks, points, scores)
@@ -263,9 +237,9 @@ def _play_deal(state: State, event: Mapping[str, Any]) -> State:
 
 
 def _throw_in(state: State, event: Mapping[str, Any]) -> State:
-    bids_given = _numbers(state, event, "bids") if event.get("bids") is not None else {}
+    bids_given = dict(event.get("bids") or {})
     _check_bids(state, bids_given)
-    order = _bidding_order(state)
+    order = state.bidding_order
     if set(bids_given) != set(order[: len(bids_given)]):
         expected = ", ".join(order[: len(bids_given)])
         raise IllegalEvent(
@@ -330,3 +304,20 @@ def _finish_if_won(state: State) -> State:
         expected=(),
         log=(*state.log[:-1], line),  # no next dealer once the game is over
     )
+
+
+# A bid's form is 0–13 tricks; the club's least bid (F2) is the handler's to check.
+_BIDS = PerPlayer(Whole(0, TRICKS))
+
+EVENTS = {
+    "deal": EventType(
+        _play_deal,
+        {
+            "bids": need(PerPlayer(Whole(0, TRICKS), every=True)),
+            "tricks": need(PerPlayer(Whole(0, TRICKS), every=True)),
+        },
+    ),
+    # The bids are optional and may stop short: the last bidder throws in rather than bid.
+    "throw_in": EventType(_throw_in, {"bids": may(_BIDS)}),
+}
+EVENT_TYPES = event_types(EVENTS)

@@ -44,14 +44,29 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from engine.base import Standing, Transfer, is_whole, left_of, placements, seat_players
+from engine.base import (
+    EventType,
+    Flag,
+    Kind,
+    PerPlayer,
+    Standing,
+    Transfer,
+    Whole,
+    dispatch,
+    event_types,
+    is_whole,
+    left_of,
+    may,
+    need,
+    placements,
+    seat_players,
+)
 from engine.errors import IllegalEvent, _
 
 KEY = "kasino"
 NAMES = {"sv": "Kasino", "en": "Casino"}
 MIN_PLAYERS = 2
 MAX_PLAYERS = 4
-EVENT_TYPES = ("deal", "claim")
 
 DECK = 52
 SPADES = 13
@@ -117,7 +132,7 @@ class State:
     transfers: tuple[Transfer, ...] = ()
     finished: bool = False
     standings: tuple[Standing, ...] = ()
-    expected: tuple[str, ...] = EVENT_TYPES
+    expected: tuple[str, ...] = ()  # new_game sets EVENT_TYPES
     log: tuple[str, ...] = ()
     league_details: dict[str, dict[str, int]] = field(default_factory=dict)
 
@@ -163,22 +178,14 @@ def new_game(
         dealer=dealer,
         scores=(0,) * len(sides),
         league_details={p: {"tabbar": 0} for p in players},
+        expected=EVENT_TYPES,
     )
 
 
 def apply(state: State, event: Mapping[str, Any]) -> State:
     if state.finished:
         raise IllegalEvent(_("the game is over; no more deals can be recorded"))
-    kind = event.get("type")
-    if kind == "deal":
-        return _deal(state, event)
-    if kind == "claim":
-        return _claim(state, event)
-    raise IllegalEvent(
-        _("unknown event type {kind}; Kasino records {types}"),
-        kind=repr(kind),
-        types=", ".join(EVENT_TYPES),
-    )
+    return dispatch(state, event, EVENTS, game="Kasino")
 
 
 # --- reading the payload --------------------------------------------------------------------------
@@ -522,8 +529,6 @@ def _after_deal(state: State, row: DealRow) -> State:
 
 
 def _claim(state: State, event: Mapping[str, Any]) -> State:
-    if event.get("player") in (None, ""):
-        raise IllegalEvent(_("who took the claim?"))  # its own text: it reads better translated
     player = _one_player(state, event.get("player"), _("the claim"))
     side = side_of(state, player)
     aces = _whole(event.get("aces", 0), "aces")
@@ -576,3 +581,74 @@ def _finish(state: State, winner: int) -> State:
         expected=(),
         log=(*state.log, f"{_side_name(state, winner)} vinner med {state.scores[winner]}"),
     )
+
+
+# --- the payloads ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Aces(Kind):
+    """Who took each ace: by suit (``{"S": p, "♥": p, …}``) or a list of four players, one per
+    ace in the order S, H, D, C. A player may take several, so it is not ``Players``; which suit
+    or player is wrong, ``_aces`` says."""
+
+    def accepts(self, value: Any, players: Sequence[str]) -> bool:
+        if isinstance(value, Mapping):
+            return len(value) <= 2 * len(ACE_SUITS) and all(
+                isinstance(suit, str) and isinstance(player, str) for suit, player in value.items()
+            )
+        return (
+            isinstance(value, list | tuple)
+            and len(value) <= 2 * len(ACE_SUITS)
+            and all(isinstance(player, str) for player in value)
+        )
+
+    def describe(self) -> Any:
+        return _("who took each ace, by suit (S, H, D, C) or as a list of four players")
+
+
+@dataclass(frozen=True)
+class _Named(Kind):
+    """A player's key for an item (or "tie"), also as a one-player list (a form may send one);
+    who is not at the table, or a list of several, ``_one_player`` says with the item's name."""
+
+    def accepts(self, value: Any, players: Sequence[str]) -> bool:
+        if isinstance(value, list | tuple):
+            return len(value) <= len(players) and all(isinstance(p, str) for p in value)
+        return isinstance(value, str)
+
+    def describe(self) -> Any:
+        return _("a player at the table")
+
+
+_WHO = _Named()
+_COUNT = PerPlayer(Whole(0, DECK))
+
+EVENTS = {
+    "deal": EventType(
+        _deal,
+        {
+            "most_cards": may(_WHO),
+            "most_spades": may(_WHO),
+            "big_casino": may(_WHO),
+            "little_casino": may(_WHO),
+            "aces": may(_Aces()),
+            "last": may(_WHO),
+            "tabbar": may(_COUNT),
+            "cards": may(PerPlayer(Whole(0, DECK), every=True)),
+            "spades": may(PerPlayer(Whole(0, SPADES), every=True)),
+            "points": may(PerPlayer(Whole(0, DEAL_POINTS))),
+        },
+    ),
+    "claim": EventType(
+        _claim,
+        {
+            "player": need(_WHO),
+            "big_casino": may(Flag()),
+            "little_casino": may(Flag()),
+            "aces": may(Whole(0, DECK)),
+            "tabbar": may(Whole(0, DECK)),
+        },
+    ),
+}
+EVENT_TYPES = event_types(EVENTS)

@@ -11,17 +11,21 @@ Phases of a deal (``State.phase``) and the events each accepts
 - ``declare`` — the first declaration, clockwise from förhand (left of the dealer):
   ``{"type": "bud" | "knock", "player": p}``, each in turn (``State.to_act``). All bud is a
   budrunda: everyone pays the small stake and the deal passes.
-- ``fold`` — after a knock: everyone but the knocker (K3), from his left round to his right, may
-  fold: ``{"type": "fold", "player": p}``. The players before a folder in that order are taken
-  to have stayed, so only folds are tapped; ``State.may_fold`` lists who still may. A folding
-  förhand hands the role to the nearest player still in on his left (K9). When all but the
-  knocker have folded he takes the whole pot without play and everyone pays the small stake
-  (K6). The fold round closes when the last in the order has had his chance, or as soon as the
-  exchange or the second declaration is recorded.
+- ``fold`` — after a knock, the fold round, once round the table: everyone but the knocker
+  (K3), from his left to his right, in turn (``State.to_act``) says ``{"type": "stay", "player":
+  p}`` or ``{"type": "fold", "player": p}``. ``State.may_fold`` lists who has yet to speak,
+  ``State.stayed`` who stayed; a player who stayed cannot fold later, and nobody speaks out of
+  turn. A folding förhand hands the role to the nearest player still in on his left (K9). When
+  all but the knocker have folded he takes the whole pot without play and everyone pays the
+  small stake (K6). The round closes after the player on the knocker's right.
+  Games recorded before staying was an event (``new_game(..., implied_stays=True)``): only folds
+  were tapped, so a fold may skip players, who are taken to have stayed, and the exchange or the
+  second declaration closes the round, everyone not yet heard staying.
 - ``declare2`` — the optional exchange ``{"type": "exchange", "counts": {p: 0–2}}`` (the app
-  only keeps the counts), then the second declaration clockwise from förhand among the players
-  still in: ``bud`` / ``knock``; folding is no longer allowed. All bud is a budrunda in which only
-  the folders pay the small stake if anyone folded, else everyone (K4).
+  only keeps the counts, 0–2 for each player still in), then the second declaration clockwise
+  from förhand among the players still in: ``bud`` / ``knock``; folding is no longer allowed.
+  All bud is a budrunda in which only the folders pay the small stake if anyone folded, else
+  everyone (K4).
 - ``tricks`` — either the four tricks, each ``{"type": "trick", "cards": {p: card}}`` for every
   player still in (the engine knows the play order: förhand leads, then the winner of each
   trick), or just ``{"type": "fourth_trick", "player": p}``. The highest card wins a trick, the
@@ -54,6 +58,8 @@ next evening's ``new_game(..., pot_ore=…)`` starts with it.
 Every deal that ends leaves a ``DealRow`` in ``State.deals`` (what happened and who paid what);
 ``State.won_ore`` is each player's net over the evening. Card names are the ``KilleRank`` labels
 (``"blaren"``, ``"7"``, ``"värdshus"``); anything ``parse_kille_card`` reads is accepted.
+Each type's payload is declared in ``EVENTS``; ``dispatch`` refuses an unknown type, an unknown
+or missing key and a value of the wrong kind before the handler runs.
 """
 
 from __future__ import annotations
@@ -65,14 +71,23 @@ from typing import Any, NoReturn
 
 from engine.base import (
     POT,
+    CardName,
+    EventType,
+    OneOf,
+    PerPlayer,
+    Player,
     Standing,
     Transfer,
+    Whole,
     check_money,
     check_pot,
     clockwise,
+    dispatch,
+    event_types,
     is_whole,
     kr,
     left_of,
+    need,
     net_by_account,
     placements,
     seat_players,
@@ -83,18 +98,6 @@ from engine.errors import IllegalEvent, _
 KEY = "kille"
 NAMES = {"sv": "Kille", "en": "Kille"}
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
-EVENT_TYPES = (
-    "ante",
-    "bud",
-    "knock",
-    "fold",
-    "exchange",
-    "trick",
-    "fourth_trick",
-    "show",
-    "reveal",
-    "end_evening",
-)
 
 TRICKS = 4
 MAX_EXCHANGE = 2
@@ -185,7 +188,8 @@ class State:
     knocker: str | None = None
     active: tuple[str, ...] = ()  # players still in the deal, in seat order
     folded: tuple[str, ...] = ()
-    may_fold: tuple[str, ...] = ()
+    may_fold: tuple[str, ...] = ()  # the fold round: who has yet to stay or fold, in turn
+    stayed: tuple[str, ...] = ()
     exchanged: dict[str, int] = field(default_factory=dict)
     tricks: tuple[Trick, ...] = ()
     leader: str | None = None
@@ -201,6 +205,7 @@ class State:
     expected: tuple[str, ...] = ()
     log: tuple[str, ...] = ()
     league_details: dict[str, dict[str, int]] = field(default_factory=dict)
+    implied_stays: bool = False  # recorded before staying was an event (see the docstring)
 
 
 _STATE_FIELDS = frozenset(f.name for f in fields(State))
@@ -426,7 +431,10 @@ def new_game(
     rules: Rules = Rules(),
     first_dealer: str | None = None,
     pot_ore: int = 0,
+    implied_stays: bool = False,
 ) -> State:
+    """``implied_stays``: replay a game recorded before staying was an event of the fold round
+    (a fold may skip players, who stayed; the exchange or a call closes the round)."""
     seated, dealer = seat_players(players, "Kille", MIN_PLAYERS, MAX_PLAYERS, first_dealer)
     if not is_whole(pot_ore) or pot_ore < 0:
         raise IllegalEvent(
@@ -446,6 +454,7 @@ def new_game(
         active=seated,
         won_ore=dict.fromkeys(seated, 0),
         pots_won=dict.fromkeys(seated, 0),
+        implied_stays=bool(implied_stays),
     )
     return _with_turn(state)
 
@@ -453,24 +462,11 @@ def new_game(
 def apply(state: State, event: Mapping[str, Any]) -> State:
     if state.finished:
         raise IllegalEvent(_("the evening is over; start a new game for the next evening"))
-    kind = event.get("type")
-    handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
-    if handler is None:
-        raise IllegalEvent(
-            _("unknown event {kind}; Kille records {types}"),
-            kind=repr(kind),
-            types=", ".join(EVENT_TYPES),
-        )
-    return _with_turn(handler(_update(state, transfers=(), log=()), event))
+    return _with_turn(dispatch(_update(state, transfers=(), log=()), event, EVENTS, game="Kille"))
 
 
 def _player(state: State, event: Mapping[str, Any]) -> str:
-    player = event.get("player")
-    if player is None:
-        raise IllegalEvent(_("say which player acted"))
-    if player not in state.players:
-        raise IllegalEvent(_("{player} is not at the table"), player=repr(player))
-    return player
+    return event["player"]  # a player at the table (EVENTS)
 
 
 def _round_order(state: State) -> list[str]:
@@ -507,7 +503,7 @@ def _with_turn(state: State) -> State:
     expected = {
         "ante": ("ante", "end_evening"),
         "declare": ("bud", "knock") + (() if state.calls else ("end_evening",)),
-        "fold": ("fold", "exchange", "bud", "knock"),
+        "fold": ("stay", "fold") + (("exchange", "bud", "knock") if state.implied_stays else ()),
         "declare2": (("exchange",) if not state.calls and not state.exchanged else ())
         + ("bud", "knock"),
         "tricks": ("trick", "fourth_trick"),
@@ -572,6 +568,7 @@ def _end_deal(
         active=state.players,
         folded=(),
         may_fold=(),
+        stayed=(),
         exchanged={},
         tricks=(),
         leader=None,
@@ -621,9 +618,21 @@ def _on_ante(state: State, event: Mapping[str, Any]) -> State:
 
 
 def _close_fold_round(state: State) -> State:
-    if state.phase == "fold":
-        return _with_turn(_update(state, phase="declare2", may_fold=(), calls=()))
-    return state
+    return _with_turn(_update(state, phase="declare2", may_fold=(), calls=()))
+
+
+def _leave_fold_round(state: State) -> State:
+    """A call or the exchange while the fold round is open: refused until everyone in it has
+    stayed or folded; in a game with implied stays it closes the round, everyone not yet heard
+    staying."""
+    if state.phase != "fold":
+        return state
+    if not state.implied_stays:
+        raise IllegalEvent(
+            _("the fold round is not over: it is {player}'s turn to stay or fold"),
+            player=state.may_fold[0],
+        )
+    return _close_fold_round(_update(state, stayed=(*state.stayed, *state.may_fold)))
 
 
 _NOT_NOW = {
@@ -651,7 +660,7 @@ def _refuse_outside_calls(state: State, kind: str) -> None:
 
 def _on_bud(state: State, event: Mapping[str, Any]) -> State:
     player = _player(state, event)
-    state = _close_fold_round(state)
+    state = _leave_fold_round(state)
     if state.phase not in ("declare", "declare2", "showing"):
         _refuse_outside_calls(state, "bud")
     _check_turn(state, player)
@@ -667,7 +676,7 @@ def _on_knock(state: State, event: Mapping[str, Any]) -> State:
         raise IllegalEvent(
             _("the showing round has begun: a knock is no longer possible (say bud or lägg upp)")
         )
-    state = _close_fold_round(state)
+    state = _leave_fold_round(state)
     if state.phase not in ("declare", "declare2"):
         _refuse_outside_calls(state, "knock")
     _check_turn(state, player)
@@ -690,27 +699,63 @@ def _on_knock(state: State, event: Mapping[str, Any]) -> State:
     )
 
 
-def _on_fold(state: State, event: Mapping[str, Any]) -> State:
-    player = _player(state, event)
-    if state.phase == "declare":
-        raise IllegalEvent(_("nobody has knocked yet: folding comes after a knock"))
+def _fold_round_turn(state: State, player: str, kind: str) -> State:
+    """Check that ``player`` may stay or fold (``kind``) now: the fold round is on, he is not
+    the knocker, has not spoken in it yet, and it is his turn. With implied stays, the players
+    before him in the round are taken to have stayed."""
+    if state.phase in ("ante", "declare"):
+        raise IllegalEvent(_NOBODY_KNOCKED[kind])
+    if kind == "fold" and player in state.stayed:
+        raise IllegalEvent(_("{player} stayed and cannot fold later"), player=player)
     if state.phase != "fold":
-        raise IllegalEvent(
-            _("folding is no longer allowed: the exchange or the second declaration has begun")
-        )
+        raise IllegalEvent(_ROUND_OVER[kind])
     if player == state.knocker:
-        raise IllegalEvent(_("{player} knocked and cannot fold"), player=player)
+        raise IllegalEvent(_KNOCKER[kind], player=player)
     if player in state.folded:
-        raise IllegalEvent(_("{player} has already folded"), player=player)
-    if player not in state.may_fold:
+        raise IllegalEvent(_("{player} has folded and is out of this deal"), player=player)
+    if player in state.stayed:
+        raise IllegalEvent(_("{player} has already stayed"), player=player)
+    skipped = state.may_fold[: state.may_fold.index(player)]
+    if skipped and not state.implied_stays:
         raise IllegalEvent(
             _(
-                "it is too late for {player} to fold: the turn goes clockwise from the knocker's "
-                "left and has passed {player}"
+                "it is {turn}'s turn to stay or fold, not {player}'s: the fold round goes once "
+                "round from the knocker's left to his right"
             ),
+            turn=state.may_fold[0],
             player=player,
         )
-    may_fold = state.may_fold[state.may_fold.index(player) + 1 :]
+    return _update(
+        state,
+        stayed=(*state.stayed, *skipped),
+        may_fold=state.may_fold[len(skipped) + 1 :],
+    )
+
+
+_NOBODY_KNOCKED = {
+    "fold": _("nobody has knocked yet: folding comes after a knock"),
+    "stay": _("nobody has knocked yet: staying comes after a knock"),
+}
+_ROUND_OVER = {
+    "fold": _("folding is no longer allowed: the fold round is over"),
+    "stay": _("staying is said in the fold round, and it is over"),
+}
+_KNOCKER = {
+    "fold": _("{player} knocked and cannot fold"),
+    "stay": _("{player} knocked: the others stay or fold"),
+}
+
+
+def _on_stay(state: State, event: Mapping[str, Any]) -> State:
+    player = _player(state, event)
+    state = _fold_round_turn(state, player, "stay")
+    state = _update(state, stayed=(*state.stayed, player), log=(f"{player} står kvar",))
+    return state if state.may_fold else _close_fold_round(state)
+
+
+def _on_fold(state: State, event: Mapping[str, Any]) -> State:
+    player = _player(state, event)
+    state = _fold_round_turn(state, player, "fold")
     active = tuple(p for p in state.active if p != player)
     forhand = state.forhand
     line = f"{player} lägger sig"
@@ -721,15 +766,12 @@ def _on_fold(state: State, event: Mapping[str, Any]) -> State:
         state,
         folded=(*state.folded, player),
         active=active,
-        may_fold=may_fold,
         forhand=forhand,
         log=(line,),
     )
     if len(active) == 1:
         return _walkover(state, active[0])
-    if not may_fold:
-        state = _close_fold_round(state)
-    return state
+    return state if state.may_fold else _close_fold_round(state)
 
 
 def _walkover(state: State, winner: str) -> State:
@@ -751,21 +793,11 @@ def _on_exchange(state: State, event: Mapping[str, Any]) -> State:
         raise IllegalEvent(
             _("the exchange comes after the folding and before the second declaration")
         )
-    counts = event.get("counts")
-    if not isinstance(counts, Mapping):
-        raise IllegalEvent(_("'counts' must map each player still in to 0, 1 or 2 cards"))
-    for player, count in counts.items():
-        if player not in state.players:
-            raise IllegalEvent(_("{player} is not at the table"), player=repr(player))
+    state = _leave_fold_round(state)
+    counts = event["counts"]  # players at the table, each with 0–2 cards (EVENTS)
+    for player in counts:
         if player not in state.active:
             raise IllegalEvent(_("{player} has folded and exchanges nothing"), player=player)
-        if not is_whole(count) or not 0 <= count <= MAX_EXCHANGE:
-            raise IllegalEvent(
-                _("{player} may exchange up to two cards, not {count}"),
-                player=player,
-                count=repr(count),
-            )
-    state = _close_fold_round(state)
     order = clockwise(state.players, state.forhand, state.active)
     exchanged = {p: counts.get(p, 0) for p in order}
     line = "Byte: " + ", ".join(f"{p} {n}" for p, n in exchanged.items())
@@ -774,12 +806,8 @@ def _on_exchange(state: State, event: Mapping[str, Any]) -> State:
 
 def _cards_of_active(state: State, event: Mapping[str, Any]) -> dict[str, KilleRank]:
     """``cards``: one card for every player still in, and nobody else."""
-    cards = event.get("cards")
-    if not isinstance(cards, Mapping):
-        raise IllegalEvent(_("'cards' must map each player still in to a card"))
+    cards = event["cards"]  # players at the table, each with a card's text (EVENTS)
     for player in cards:
-        if player not in state.players:
-            raise IllegalEvent(_("{player} is not at the table"), player=repr(player))
         if player not in state.active:
             raise IllegalEvent(_("{player} has folded and has no card here"), player=player)
     missing = [p for p in state.active if p not in cards]
@@ -892,15 +920,22 @@ def _on_end_evening(state: State, event: Mapping[str, Any]) -> State:
     )
 
 
-_HANDLERS = {
-    "ante": _on_ante,
-    "bud": _on_bud,
-    "knock": _on_knock,
-    "fold": _on_fold,
-    "exchange": _on_exchange,
-    "trick": _on_trick,
-    "fourth_trick": _on_fourth_trick,
-    "show": _on_show,
-    "reveal": _on_reveal,
-    "end_evening": _on_end_evening,
+_ONE_PLAYER = {"player": need(Player())}
+# A card as text, or a lilja's number as a number (a form sends "3" as 3).
+CARD = OneOf(CardName(), Whole(1, 12))
+_CARDS = {"cards": need(PerPlayer(CARD))}
+
+EVENTS = {
+    "ante": EventType(_on_ante),
+    "bud": EventType(_on_bud, _ONE_PLAYER),
+    "knock": EventType(_on_knock, _ONE_PLAYER),
+    "stay": EventType(_on_stay, _ONE_PLAYER),
+    "fold": EventType(_on_fold, _ONE_PLAYER),
+    "exchange": EventType(_on_exchange, {"counts": need(PerPlayer(Whole(0, MAX_EXCHANGE)))}),
+    "trick": EventType(_on_trick, _CARDS),
+    "fourth_trick": EventType(_on_fourth_trick, _ONE_PLAYER),
+    "show": EventType(_on_show, _ONE_PLAYER),
+    "reveal": EventType(_on_reveal, _CARDS),
+    "end_evening": EventType(_on_end_evening),
 }
+EVENT_TYPES = event_types(EVENTS)

@@ -25,6 +25,8 @@ Events — the pad records what the table sees, step by step:
 - ``{"type": "reveal", "cards": {p: card}}``: every player still in shows his card; the deal is
   scored, players at the limit are out, and the deal passes to the next player still in on the
   dealer's left (E6).
+Each type's payload is declared in ``EVENTS``; ``dispatch`` refuses an unknown type, an unknown
+or missing key and a value of the wrong kind before the handler runs.
 
 Standings: the winner first, then the others by when they went out (later is better); players
 out in the same deal are ranked by their totals (lower is better), equal totals sharing a place.
@@ -37,7 +39,24 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from engine.base import Standing, Transfer, clockwise, is_whole, next_in, ranked, seat_players
+from engine.base import (
+    CardName,
+    EventType,
+    OneOf,
+    PerPlayer,
+    Player,
+    Standing,
+    Transfer,
+    Whole,
+    clockwise,
+    dispatch,
+    event_types,
+    is_whole,
+    need,
+    next_in,
+    ranked,
+    seat_players,
+)
 from engine.cards import KilleRank
 from engine.errors import IllegalEvent, _
 from engine.kille import card, check_copies
@@ -45,7 +64,6 @@ from engine.kille import card, check_copies
 KEY = "kille_elimination"
 NAMES = {"sv": "Kille (utslagning)", "en": "Kille (elimination)"}
 MIN_PLAYERS, MAX_PLAYERS = 2, 6  # E2
-EVENT_TYPES = ("fourth_trick", "pass", "declare", "reveal")
 
 _FACE = {
     KilleRank.VARDSHUS: 13,
@@ -161,21 +179,13 @@ def new_game(
 def apply(state: State, event: Mapping[str, Any]) -> State:
     if state.finished:
         raise IllegalEvent(_("the game is over: only one player remains"))
-    kind = event.get("type")
-    handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
-    if handler is None:
-        raise IllegalEvent(
-            _("unknown event {kind}; Kille (elimination) records {types}"),
-            kind=repr(kind),
-            types=", ".join(EVENT_TYPES),
-        )
-    return _with_turn(handler(replace(state, transfers=(), log=()), event))
+    return _with_turn(
+        dispatch(replace(state, transfers=(), log=()), event, EVENTS, game="Kille (elimination)")
+    )
 
 
 def _player(state: State, event: Mapping[str, Any]) -> str:
-    player = event.get("player")
-    if player not in state.players:
-        raise IllegalEvent(_("{player} is not at the table"), player=repr(player))
+    player = event["player"]  # a player at the table (EVENTS)
     if player in state.out:
         raise IllegalEvent(_("{player} is out of the game"), player=player)
     return player
@@ -250,12 +260,8 @@ def _on_declare(state: State, event: Mapping[str, Any]) -> State:
 def _on_reveal(state: State, event: Mapping[str, Any]) -> State:
     if state.phase != "reveal":
         raise IllegalEvent(_("the cards are shown after the calls: finish the calls first"))
-    cards = event.get("cards")
-    if not isinstance(cards, Mapping):
-        raise IllegalEvent(_("'cards' must map each player still in to his card"))
+    cards = event["cards"]  # players at the table, each with a card's text (EVENTS)
     for player in cards:
-        if player not in state.players:
-            raise IllegalEvent(_("{player} is not at the table"), player=repr(player))
         if player in state.out:
             raise IllegalEvent(_("{player} is out of the game and shows no card"), player=player)
     missing = [p for p in state.players_in if p not in cards]
@@ -316,9 +322,15 @@ def _finish(state: State, winner: str, lines: list[str]) -> State:
     )
 
 
-_HANDLERS = {
-    "fourth_trick": _on_fourth_trick,
-    "pass": _on_pass,
-    "declare": _on_declare,
-    "reveal": _on_reveal,
+_ONE_PLAYER = {"player": need(Player())}
+
+# A card as text, or a lilja's number as a number (a form sends "3" as 3).
+CARD = OneOf(CardName(), Whole(1, 12))
+
+EVENTS = {
+    "fourth_trick": EventType(_on_fourth_trick, _ONE_PLAYER),
+    "pass": EventType(_on_pass, _ONE_PLAYER),
+    "declare": EventType(_on_declare, _ONE_PLAYER),
+    "reveal": EventType(_on_reveal, {"cards": need(PerPlayer(CARD))}),
 }
+EVENT_TYPES = event_types(EVENTS)

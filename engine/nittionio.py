@@ -34,10 +34,15 @@ Design — one event, the outcome of a deal (the pad records what the table show
   cards (``"AC"``, ``"hj10"``; a joker ``"JK"`` counts as the turn-up's suit, N3), or ``null`` /
   ``"bet"`` for a player who missed: only those who made their bids turn their bid cards up ("Den
   som misslyckades behöver inte visa sina"), and a missed bid scores the same whatever it was.
+  Bid cards given only as suits are always possible: the hands hold nine cards of each suit in
+  every variant (with the joker, the one turned-up card is made up by the joker, which counts as
+  it), and the three bidders lay nine bid cards in all; cards given as cards must be distinct
+  and not the turn-up.
 - ``tricks``: each player's tricks, summing to 9.
 - ``calls`` (optional; a missing player passed): the premium calls, made clockwise from förhand
   (N5): after a declaration later players may only pass or show, after a show only pass. The
-  premium belongs to the last player who called.
+  premium belongs to the last player who called, whose bid cards were turned up: his bid must
+  be given (a number or the cards), never as missed.
 - ``turn_up`` (optional, not in ``trumps_by_success``): the card turned up, recorded as the
   deal's trump on the sheet.
 
@@ -56,12 +61,24 @@ from itertools import combinations_with_replacement
 from typing import Any, ClassVar, Literal
 
 from engine.base import (
+    CardName,
+    CardNames,
+    Choice,
+    Empty,
+    EventType,
+    OneOf,
+    PerPlayer,
     Standing,
     Transfer,
+    Whole,
     check_choices,
     clockwise,
+    dispatch,
+    event_types,
     is_whole,
     left_of,
+    may,
+    need,
     placements,
     ranked,
     seat_players,
@@ -82,7 +99,6 @@ KEY = "nittionio"
 NAMES = {"sv": "Nittionio", "en": "Ninety-nine"}
 MIN_PLAYERS = 3
 MAX_PLAYERS = 3
-EVENT_TYPES = ("deal",)
 
 TRICKS = 9
 MAX_BID = 9
@@ -160,8 +176,14 @@ class State:
     transfers: tuple[Transfer, ...] = ()
     finished: bool = False
     standings: tuple[Standing, ...] = ()
-    expected: tuple[str, ...] = EVENT_TYPES
+    expected: tuple[str, ...] = ()  # new_game sets EVENT_TYPES: a deal is always next
     log: tuple[str, ...] = ()
+
+    @property
+    def calling_order(self) -> tuple[str, ...]:
+        """Who calls a premium in the coming deal, in turn: clockwise from förhand, the
+        dealer's left, who also leads first (N5)."""
+        return tuple(clockwise(self.players, self.forhand, self.players))
 
 
 # --- calculators -----------------------------------------------------------------------------
@@ -334,57 +356,30 @@ def new_game(
         dealer=dealer,
         forhand=left_of(players, dealer),
         trump=None if rules.joker else NO_TRUMP,  # revised game: "Första given … utan trumf"
+        expected=EVENT_TYPES,
     )
 
 
 def apply(state: State, event: Mapping[str, Any]) -> State:
     if state.finished:
         raise IllegalEvent(_("the game is over; no more deals can be recorded"))
-    if event.get("type") != "deal":
-        raise IllegalEvent(
-            _("unknown event type {kind}; Nittionio records {types}"),
-            kind=event.get("type"),
-            types=", ".join(EVENT_TYPES),
-        )
-    return _play_deal(state, event)
-
-
-def _per_player(state: State, event: Mapping[str, Any], field: str) -> dict[str, Any]:
-    value = event.get(field)
-    if not isinstance(value, Mapping):
-        raise IllegalEvent(_("'{field}' must map each player to a value"), field=field)
-    for player in value:
-        if player not in state.players:
-            raise IllegalEvent(
-                _("{field}: {player} is not a player in this game"), field=field, player=player
-            )
-    for player in state.players:
-        if player not in value:
-            raise IllegalEvent(_("{field}: {player} is missing"), field=field, player=player)
-    return dict(value)
+    return dispatch(state, event, EVENTS, game="Nittionio")
 
 
 def _read_bids(
     state: State, event: Mapping[str, Any], turn_up: Card | None
 ) -> tuple[int | None, ...]:
-    given = _per_player(state, event, "bids")
+    """The bids in seat order (their form is declared in ``EVENTS``): None for a missed bid."""
     joker = state.rules.joker
     bids: list[int | None] = []
     laid: list[Card] = []
     for player in state.players:
-        value = given[player]
-        if value is None or (isinstance(value, str) and value.strip().lower() in MISSED_WORDS):
+        value = event["bids"][player]
+        if value is None or isinstance(value, str):  # one of MISSED_WORDS
             bids.append(None)
         elif is_whole(value):
-            if not 0 <= value <= MAX_BID:
-                raise IllegalEvent(
-                    _("bids: {player} bid {bid}; a bid is 0–{most} tricks"),
-                    player=player,
-                    bid=value,
-                    most=MAX_BID,
-                )
             bids.append(value)
-        elif isinstance(value, list | tuple):
+        else:  # the bid cards
             try:
                 suits = _bid_suits(value, turn_up, joker)
             except IllegalEvent as error:
@@ -393,16 +388,6 @@ def _read_bids(
                 ) from None
             bids.append(sum(BID_SUIT_VALUES[s] for s in suits))
             laid.extend(_card_in_deck(v, joker) for v in value if _is_card_text(v))
-        else:
-            raise IllegalEvent(
-                _(
-                    "bids: {player} has {value}; give a number 0–{most}, three bid cards, "
-                    "or 'bet' for a missed bid that was not shown"
-                ),
-                player=player,
-                value=repr(value),
-                most=MAX_BID,
-            )
     _check_distinct([*laid, *([turn_up] if turn_up else [])])
     return tuple(bids)
 
@@ -414,14 +399,7 @@ def _is_card_text(value: Any) -> bool:
 
 
 def _read_tricks(state: State, event: Mapping[str, Any]) -> tuple[int, ...]:
-    given = _per_player(state, event, "tricks")
-    for player in state.players:
-        took = given[player]
-        if not is_whole(took) or not 0 <= took <= TRICKS:
-            raise IllegalEvent(
-                _("tricks: {player} cannot take {count} tricks"), player=player, count=repr(took)
-            )
-    tricks = tuple(given[p] for p in state.players)
+    tricks = tuple(event["tricks"][p] for p in state.players)
     if sum(tricks) != TRICKS:
         raise IllegalEvent(
             _("the tricks add up to {count}, but a deal has {tricks}"),
@@ -433,18 +411,25 @@ def _read_tricks(state: State, event: Mapping[str, Any]) -> tuple[int, ...]:
 
 def _read_premium(state: State, event: Mapping[str, Any]) -> tuple[str, str] | None:
     calls = event.get("calls") or {}
-    if not isinstance(calls, Mapping):
-        raise IllegalEvent(_("'calls' must map players to pass, declare or show"))
-    for player in calls:
-        if player not in state.players:
-            raise IllegalEvent(
-                _("{field}: {player} is not a player in this game"), field="calls", player=player
-            )
-    order = clockwise(state.players, state.forhand, state.players)  # N5
-    premium = premium_from_calls([(p, calls.get(p, "pass")) for p in order])
+    premium = premium_from_calls([(p, calls.get(p, "pass")) for p in state.calling_order])
     if premium is not None and not state.rules.premiums:
         raise IllegalEvent(_("Pennycook's variant has no declaration or showing"))
     return premium
+
+
+def _check_premium_bid(
+    state: State, bids: Sequence[int | None], premium: tuple[str, str] | None
+) -> None:
+    """A premium bidder turned his bid cards up before the play ("vända upp sina budkort"), so
+    his bid is known: it cannot be recorded as a missed bid that was not shown."""
+    if premium is None or bids[state.players.index(premium[0])] is not None:
+        return
+    template = (
+        _("{player} declared, so his bid cards were turned up: give his bid, not a missed one")
+        if premium[1] == "declare"
+        else _("{player} showed, so his bid cards were turned up: give his bid, not a missed one")
+    )
+    raise IllegalEvent(template, player=premium[0])
 
 
 def _deal_trump(state: State, turn_up: Card | None) -> str | None:
@@ -463,6 +448,7 @@ def _play_deal(state: State, event: Mapping[str, Any]) -> State:
     bids = _read_bids(state, event, turn_up)
     tricks = _read_tricks(state, event)
     premium = _read_premium(state, event)
+    _check_premium_bid(state, bids, premium)
     seat_premium = None if premium is None else (state.players.index(premium[0]), premium[1])
     points = score_deal(bids, tricks, seat_premium)
     made = tuple(b is not None and b == t for b, t in zip(bids, tricks, strict=True))
@@ -581,3 +567,20 @@ def _rubber(state: State, row: DealRow, log: list[str]) -> State:
     # The rubber's winner first, then the others by total.
     standings = ranked(state.players, key=lambda p: (p == leaders[0], total[p]), score=total)
     return replace(state, finished=True, winners=leaders, standings=standings, expected=())
+
+
+# A bid is a number of tricks, the three bid cards (as suits or cards), or "missed".
+_BID = OneOf(Whole(0, MAX_BID), CardNames(least=1, most=3), Choice(MISSED_WORDS), Empty())
+
+EVENTS = {
+    "deal": EventType(
+        _play_deal,
+        {
+            "bids": need(PerPlayer(_BID, every=True)),
+            "tricks": need(PerPlayer(Whole(0, TRICKS), every=True)),
+            "calls": may(PerPlayer(Choice(CALLS))),
+            "turn_up": may(CardName()),
+        },
+    ),
+}
+EVENT_TYPES = event_types(EVENTS)

@@ -49,20 +49,31 @@ Calculators: ``bet_in_play``, ``played_for``, ``first_to_two``, ``decided``, ``w
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.base import (
+    MAX_LIST,
     POT,
+    EventType,
+    Flag,
+    Kind,
+    PerPlayer,
+    Player,
     Standing,
     Transfer,
+    Whole,
     check_money,
     check_pot,
     clockwise,
+    dispatch,
+    event_types,
     is_whole,
     kr,
     left_of,
+    may,
+    need,
     net_by_account,
     placements,
     right_of,
@@ -74,7 +85,6 @@ KEY = "polskt_pass"
 NAMES = {"sv": "Polskt pass", "en": "Polish pass"}
 MIN_PLAYERS = 3
 MAX_PLAYERS = 5
-EVENT_TYPES = ("deal", "bid", "all_pass", "la_vola", "trick", "tricks", "end")
 
 TRICKS = 5
 SUITS = ("C", "S", "H", "D")  # klöver, spader, hjärter, ruter
@@ -421,22 +431,22 @@ def _carried_betar(betar: Sequence[Mapping[str, Any]]) -> tuple[Bet, ...]:
 def apply(state: State, event: Mapping[str, Any]) -> State:
     if state.finished:
         raise IllegalEvent(_("the evening is over; nothing more can be recorded"))
-    kind = event.get("type")
-    handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
-    if handler is None:
-        raise IllegalEvent(
-            _("unknown event type {kind}; Polskt pass records {types}"),
-            kind=repr(kind),
-            types=", ".join(EVENT_TYPES),
-        )
-    phase, handle = handler
-    if state.phase != phase:
-        if kind == "end":
-            raise IllegalEvent(
-                _("the evening ends between deals: finish this deal first (or undo it)")
-            )
-        raise IllegalEvent(_PHASE_TEXT[state.phase], kind=kind)
-    return handle(state, event)
+    return dispatch(state, event, EVENTS, game="Polskt pass")
+
+
+def _in_phase(phase: str, handle: Callable[[State, Mapping[str, Any]], State]):
+    """A handler that first refuses an event out of its phase (after its payload is checked)."""
+
+    def handler(state: State, event: Mapping[str, Any]) -> State:
+        if state.phase != phase:
+            if event["type"] == "end":
+                raise IllegalEvent(
+                    _("the evening ends between deals: finish this deal first (or undo it)")
+                )
+            raise IllegalEvent(_PHASE_TEXT[state.phase], kind=event["type"])
+        return handle(state, event)
+
+    return handler
 
 
 # An event out of phase: ``kind`` is the event's type.
@@ -954,12 +964,75 @@ def _end(state: State, event: Mapping[str, Any]) -> State:
     )
 
 
-_HANDLERS = {
-    "deal": (DEAL, _deal),
-    "bid": (BIDDING, _bid),
-    "all_pass": (BIDDING, _all_pass),
-    "la_vola": (PLAY, _la_vola),
-    "trick": (PLAY, _trick),
-    "tricks": (PLAY, _tricks),
-    "end": (DEAL, _end),
+# --- the payloads ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Word(Kind):
+    """A suit or a rank as written (``"H"``, ``"♥"``, ``"hjärter"``, ``"10"``, ``10``): which
+    words name one, ``_suit`` and ``_rank`` say."""
+
+    description: str
+
+    def accepts(self, value: Any, players: Sequence[str]) -> bool:
+        if isinstance(value, str):
+            return 0 < len(value.strip()) <= 24
+        return is_whole(value) and 0 <= value <= 99
+
+    def describe(self) -> Any:
+        return self.description
+
+
+@dataclass(frozen=True)
+class _Flag(Flag):
+    """``true`` or ``false``; also ``1`` and ``0``, as the engine has always read them."""
+
+    def accepts(self, value: Any, players: Sequence[str]) -> bool:
+        return value in (True, False)  # 1 == True, 0 == False
+
+
+@dataclass(frozen=True)
+class _Winners(Kind):
+    """Who took each trick, in order: the same player may stand several times, so this is not
+    ``Players``; how many tricks a deal has and who is not at the table, the handler says."""
+
+    def accepts(self, value: Any, players: Sequence[str]) -> bool:
+        return (
+            isinstance(value, list | tuple)
+            and len(value) <= MAX_LIST
+            and all(isinstance(player, str) for player in value)
+        )
+
+    def describe(self) -> Any:
+        return _("who took each trick, in order")
+
+
+_SUIT = _Word(_("a suit (C, S, H, D)"))
+_RANK = _Word(_("a rank (9, 10, J, Q, K, A, or other)"))
+
+EVENTS = {
+    "deal": EventType(
+        _in_phase(DEAL, _deal),
+        {
+            "suit": need(_SUIT),
+            "rank": need(_RANK),
+            "cutter_jack": may(_Flag()),
+            "dealer_takes": may(_Flag()),
+        },
+    ),
+    "bid": EventType(_in_phase(BIDDING, _bid), {"player": need(Player()), "suit": may(_SUIT)}),
+    "all_pass": EventType(_in_phase(BIDDING, _all_pass)),
+    "la_vola": EventType(_in_phase(PLAY, _la_vola), {"player": need(Player())}),
+    "trick": EventType(_in_phase(PLAY, _trick), {"winner": need(Player())}),
+    "tricks": EventType(
+        _in_phase(PLAY, _tricks),
+        {
+            "counts": may(PerPlayer(Whole(0, TRICKS))),
+            "winners": may(_Winners()),
+            "first_two": may(Player()),
+            "la_vola": may(Player()),
+        },
+    ),
+    "end": EventType(_in_phase(DEAL, _end)),
 }
+EVENT_TYPES = event_types(EVENTS)

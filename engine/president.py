@@ -34,14 +34,26 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from engine.base import Standing, Transfer, is_whole, ranked, seat_players
+from engine.base import (
+    MAX_LIST,
+    EventType,
+    Kind,
+    Player,
+    Standing,
+    Transfer,
+    dispatch,
+    event_types,
+    is_whole,
+    need,
+    ranked,
+    seat_players,
+)
 from engine.errors import IllegalEvent, RulesError, _
 
 KEY = "president"
 NAMES = {"sv": "President", "en": "President"}
 MIN_PLAYERS = 3
 MAX_PLAYERS = 6
-EVENT_TYPES = ("out", "deal")
 
 TARGETS = (15, 25)  # President: "t.ex. 15 eller 25 poäng"
 TROUDUC_TARGET = 11  # Trouduc: "först till 11 poäng sammanlagt vinner" (PR3)
@@ -106,7 +118,7 @@ class State:
     transfers: tuple[Transfer, ...] = ()
     finished: bool = False
     standings: tuple[Standing, ...] = ()
-    expected: tuple[str, ...] = EVENT_TYPES
+    expected: tuple[str, ...] = ()  # new_game sets EVENT_TYPES
     log: tuple[str, ...] = ()
 
 
@@ -127,27 +139,18 @@ def new_game(
         target=rules.playing_to,
         dealer=dealer,
         scores=dict.fromkeys(players, 0),
+        expected=EVENT_TYPES,
     )
 
 
 def apply(state: State, event: Mapping[str, Any]) -> State:
     if state.finished:
         raise IllegalEvent(_("the game is over; no more deals can be recorded"))
-    kind = event.get("type")
-    if kind == "out":
-        return _out(state, event.get("player"))
-    if kind == "deal":
-        return _whole_deal(state, event.get("order"))
-    raise IllegalEvent(
-        _("unknown event type {kind}; President records {types}"),
-        kind=repr(kind),
-        types=", ".join(EVENT_TYPES),
-    )
+    return dispatch(state, event, EVENTS, game="President")
 
 
-def _out(state: State, player: Any) -> State:
-    if player not in state.players:
-        raise IllegalEvent(_("{player} is not a player in this game"), player=repr(player))
+def _out(state: State, event: Mapping[str, Any]) -> State:
+    player = event["player"]
     if player in state.pending:
         raise IllegalEvent(
             _("{player} has already gone out in this deal (number {place})"),
@@ -167,7 +170,8 @@ def _out(state: State, player: Any) -> State:
     )
 
 
-def _whole_deal(state: State, order: Any) -> State:
+def _whole_deal(state: State, event: Mapping[str, Any]) -> State:
+    order = event["order"]
     if state.pending:
         raise IllegalEvent(
             _(
@@ -175,8 +179,6 @@ def _whole_deal(state: State, order: Any) -> State:
                 "a whole order"
             )
         )
-    if not isinstance(order, list | tuple) or not all(isinstance(p, str) for p in order):
-        raise IllegalEvent(_("'order' must list the players in the order they went out"))
     for player in order:
         if player not in state.players:
             raise IllegalEvent(
@@ -241,3 +243,26 @@ def _finish(state: State, last_points: dict[str, int]) -> State:
         expected=(),
         log=(*state.log, f"{winner} vinner ({state.scores[winner]})"),
     )
+
+
+@dataclass(frozen=True)
+class _Order(Kind):
+    """A list of player keys: who is not at the table or is listed twice, ``_whole_deal`` says
+    (a more telling message than the kind's)."""
+
+    def accepts(self, value: Any, players: Sequence[str]) -> bool:
+        return (
+            isinstance(value, list | tuple)
+            and len(value) <= MAX_LIST
+            and all(isinstance(player, str) for player in value)
+        )
+
+    def describe(self) -> Any:
+        return _("the players in the order they went out")
+
+
+EVENTS = {
+    "out": EventType(_out, {"player": need(Player())}),
+    "deal": EventType(_whole_deal, {"order": need(_Order())}),
+}
+EVENT_TYPES = event_types(EVENTS)

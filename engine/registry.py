@@ -1,58 +1,64 @@
-"""Game key → engine module, with display names and player counts.
+"""The games the app knows, built from the game modules themselves.
 
-Modules are imported lazily and only if present, so the registry lists exactly the games
-whose rules exist in ``engine/``.
+Design: the one list of games is ``_BUILT_IN`` below — the engine modules, imported by name, in
+the order the club's Play page lists them. Everything else about a game (its key, its names,
+its player counts, its event types) is read from the module, so nothing here can drift from
+the rules it describes. A game outside this package (the test suite's toy game, a club's own
+game) joins through the public hook ``register(module)`` and leaves with ``unregister(key)``.
+
+A game module is any module with the surface ``engine/base.py`` describes: ``KEY``, ``NAMES``,
+``MIN_PLAYERS``, ``MAX_PLAYERS``, ``EVENT_TYPES``, ``Rules``, ``new_game`` and ``apply``.
 """
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass
 from types import ModuleType
 
-# In the order the club's Play page lists them.
-GAME_MODULES = (
-    "cribbage",
-    "kille",
-    "kille_elimination",
-    "polskt_pass",
-    "whist",
-    "fyrtioett",
-    "nittionio",
-    "femhundra",
-    "vandatta",
-    "stopp",
-    "president",
-    "kasino",
-    "tvamanswhist",
-    "fantan",
+from engine import (
+    cribbage,
+    fantan,
+    femhundra,
+    fyrtioett,
+    kasino,
+    kille,
+    kille_elimination,
+    nittionio,
+    polskt_pass,
+    president,
+    stopp,
+    tvamanswhist,
+    vandatta,
+    whist,
 )
 
+_BUILT_IN = (
+    cribbage,
+    kille,
+    kille_elimination,
+    polskt_pass,
+    whist,
+    fyrtioett,
+    nittionio,
+    femhundra,
+    vandatta,
+    stopp,
+    president,
+    kasino,
+    tvamanswhist,
+    fantan,
+)
 
-# Display names for every club game, known even before (or without) its engine module.
-DISPLAY_NAMES: dict[str, dict[str, str]] = {
-    "cribbage": {"sv": "Cribbage", "en": "Cribbage"},
-    "kille": {"sv": "Kille", "en": "Kille"},
-    "kille_elimination": {"sv": "Kille (utslagning)", "en": "Kille (elimination)"},
-    "polskt_pass": {"sv": "Polskt pass", "en": "Polish pass"},
-    "whist": {"sv": "Whist", "en": "Whist"},
-    "fyrtioett": {"sv": "Fyrtioett", "en": "Forty-one"},
-    "nittionio": {"sv": "Nittionio", "en": "Ninety-nine"},
-    "femhundra": {"sv": "Femhundra", "en": "Five hundred"},
-    "vandatta": {"sv": "Vändåtta", "en": "Crazy eights"},
-    "stopp": {"sv": "Stopp", "en": "Stop"},
-    "president": {"sv": "President", "en": "President"},
-    "kasino": {"sv": "Kasino", "en": "Casino"},
-    "tvamanswhist": {"sv": "Tvåmanswhist", "en": "Two-handed whist"},
-    "fantan": {"sv": "Fan tan", "en": "Fan tan"},
-}
-
-
-def display_name(key: str, language: str = "sv") -> str:
-    names = DISPLAY_NAMES.get(key)
-    if names is None:
-        return key
-    return names.get(language[:2], names["sv"])
+_SURFACE = (
+    "KEY",
+    "NAMES",
+    "MIN_PLAYERS",
+    "MAX_PLAYERS",
+    "EVENT_TYPES",
+    "Rules",
+    "new_game",
+    "apply",
+)
 
 
 @dataclass(frozen=True)
@@ -67,24 +73,51 @@ class GameInfo:
         return self.names.get(language[:2], self.names["sv"])
 
 
-def _load(key: str) -> GameInfo | None:
-    try:
-        module = importlib.import_module(f"engine.{key}")
-    except ModuleNotFoundError as error:
-        if error.name == f"engine.{key}":
-            return None
-        raise
-    if not hasattr(module, "new_game"):
-        return None
-    return GameInfo(key, module, module.NAMES, module.MIN_PLAYERS, module.MAX_PLAYERS)
+_GAMES: dict[str, GameInfo] = {}
+
+
+def register(module: ModuleType) -> GameInfo:
+    """Make a game module known (the public hook); refuses a module without the surface or a
+    key already taken by another module."""
+    missing = [name for name in _SURFACE if not hasattr(module, name)]
+    if missing:
+        raise TypeError(f"{module.__name__} is not a game module: no {', '.join(missing)}")
+    known = _GAMES.get(module.KEY)
+    if known is not None and known.module is not module:
+        raise ValueError(f"the game key {module.KEY!r} is taken by {known.module.__name__}")
+    info = GameInfo(module.KEY, module, module.NAMES, module.MIN_PLAYERS, module.MAX_PLAYERS)
+    _GAMES[info.key] = info
+    return info
+
+
+def unregister(key: str) -> None:
+    """Forget a game registered with ``register`` (a test's toy game); built-in games stay."""
+    if any(key == module.KEY for module in _BUILT_IN):
+        raise ValueError(f"{key!r} is a built-in game")
+    _GAMES.pop(key, None)
+
+
+for _module in _BUILT_IN:
+    register(_module)
 
 
 def all_games() -> list[GameInfo]:
-    return [info for key in GAME_MODULES if (info := _load(key)) is not None]
+    """Every known game, built-in first in the Play page's order, then registered ones."""
+    return list(_GAMES.values())
+
+
+def game_keys() -> tuple[str, ...]:
+    return tuple(_GAMES)
 
 
 def get(key: str) -> GameInfo:
-    info = _load(key) if key in GAME_MODULES else None
+    info = _GAMES.get(key) if isinstance(key, str) else None
     if info is None:
         raise KeyError(f"no game {key!r}")
     return info
+
+
+def display_name(key: str, language: str = "sv") -> str:
+    """A game's name in the reader's language; an unknown key (an old row) as itself."""
+    info = _GAMES.get(key)
+    return info.name(language) if info else key

@@ -11,7 +11,9 @@ Design — one event per deal:
 
 - ``{"type": "deal", "cards": {player: n, …}}``: the cards each player still in the game held
   when the deal ended (0–6; the pad's ``p_cards.s0`` fields). Every player still in is listed,
-  at least one with 0 (someone went out), and nobody who is already out.
+  at least one with 0 (someone went out), and nobody who is already out. The payload is
+  declared in ``EVENTS``: ``dispatch`` refuses an unknown key and a count that is not 0–6 for a
+  player at the table, naming it; the handler refuses what the game forbids now.
 - Units are real money or counters (ST4, club option ``real_money``). With real money a unit is
   worth ``unit_ore`` (club option, default one krona: "tio enkronor"): each payment is a
   ``Transfer(player, "pot", units × unit_ore)``, and at the end ``Transfer("pot", winner, pot)``
@@ -32,12 +34,18 @@ from typing import Any
 
 from engine.base import (
     MAX_AMOUNT_ORE,
+    MAX_LIST,
     POT,
+    EventType,
+    PerPlayer,
     Standing,
     Transfer,
+    Whole,
     check_money,
-    is_whole,
+    dispatch,
+    event_types,
     kr,
+    need,
     next_in,
     ranked,
     seat_players,
@@ -48,8 +56,6 @@ KEY = "stopp"
 NAMES = {"sv": "Stopp", "en": "Stop"}
 MIN_PLAYERS = 3
 MAX_PLAYERS = 6
-EVENT_TYPES = ("deal",)
-
 HAND = 6  # "Spelarna får 6 kort var."
 
 
@@ -112,7 +118,7 @@ class State:
     transfers: tuple[Transfer, ...] = ()
     finished: bool = False
     standings: tuple[Standing, ...] = ()
-    expected: tuple[str, ...] = EVENT_TYPES
+    expected: tuple[str, ...] = ()  # new_game sets EVENT_TYPES: a deal is always next
     log: tuple[str, ...] = ()
 
 
@@ -126,44 +132,37 @@ def new_game(
         dealer=dealer,
         capitals=dict.fromkeys(players, rules.capital),
         active=players,
+        expected=EVENT_TYPES,
     )
 
 
 def apply(state: State, event: Mapping[str, Any]) -> State:
     if state.finished:
         raise IllegalEvent(_("the game is over; no more deals can be recorded"))
-    kind = event.get("type")
-    if kind != "deal":
-        raise IllegalEvent(_("unknown event type {kind}; Stopp records a deal"), kind=repr(kind))
+    return dispatch(state, event, EVENTS, game="Stopp")
+
+
+def _play_deal(state: State, event: Mapping[str, Any]) -> State:
     return _deal(state, _cards(state, event))
 
 
 def _cards(state: State, event: Mapping[str, Any]) -> dict[str, int]:
-    cards = event.get("cards")
-    if not isinstance(cards, Mapping):
-        raise IllegalEvent(_("'cards' must map each player still in to the cards left in hand"))
+    """The cards left per player still in (the declaration has checked the form: players at
+    the table, each a whole number of cards)."""
+    cards = event["cards"]
     for player, held in cards.items():
-        if player not in state.players:
-            raise IllegalEvent(
-                _("cards: {player} is not a player in this game"), player=repr(player)
-            )
-        if player not in state.active:
-            raise IllegalEvent(
-                _("{player} is out of the game (no capital left) and holds no cards"),
-                player=player,
-            )
-        if not is_whole(held):
-            raise IllegalEvent(
-                _("cards: {player} has {value}, not a whole number"),
-                player=player,
-                value=repr(held),
-            )
-        if not 0 <= held <= HAND:
+        if held > HAND:
             raise IllegalEvent(
                 _("cards: {player} cannot hold {count}; a hand has {hand} cards"),
                 player=player,
                 count=held,
                 hand=HAND,
+            )
+    for player in cards:
+        if player not in state.active:
+            raise IllegalEvent(
+                _("{player} is out of the game (no capital left) and holds no cards"),
+                player=player,
             )
     for player in state.active:
         if player not in cards:
@@ -239,3 +238,10 @@ def _finish(state: State, winner: str) -> State:
         standings=standings,
         expected=(),
     )
+
+
+EVENTS = {
+    # The cards each player still in held when the deal ended: 0 to a hand of six.
+    "deal": EventType(_play_deal, {"cards": need(PerPlayer(Whole(0, MAX_LIST)))}),
+}
+EVENT_TYPES = event_types(EVENTS)

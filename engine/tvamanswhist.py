@@ -38,14 +38,26 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Literal
 
-from engine.base import Standing, Transfer, check_choices, is_whole, seat_players
+from engine.base import (
+    EventType,
+    PerPlayer,
+    Player,
+    Standing,
+    Transfer,
+    Whole,
+    check_choices,
+    dispatch,
+    event_types,
+    is_whole,
+    may,
+    seat_players,
+)
 from engine.errors import IllegalEvent, _
 
 KEY = "tvamanswhist"
 NAMES = {"sv": "Tvåmanswhist", "en": "Two-handed whist"}
 MIN_PLAYERS = 2
 MAX_PLAYERS = 2
-EVENT_TYPES = ("deal", "end")
 
 HALF = 13  # tricks in each half of a deal
 COUNTINGS = ("13", "26", "points")
@@ -137,16 +149,7 @@ def new_game(
 def apply(state: State, event: Mapping[str, Any]) -> State:
     if state.finished:
         raise IllegalEvent(_("the match is over; no more deals can be recorded"))
-    kind = event.get("type")
-    if kind == "deal":
-        return _deal(state, event)
-    if kind == "end":
-        return _end(state)
-    raise IllegalEvent(
-        _("unknown event type {kind}; Tvåmanswhist records {types}"),
-        kind=repr(kind),
-        types=", ".join(EVENT_TYPES),
-    )
+    return dispatch(state, event, EVENTS, game="Tvåmanswhist")
 
 
 def _other(state: State, player: str) -> str:
@@ -196,10 +199,6 @@ def _split(state: State, event: Mapping[str, Any], name: str, total: int) -> dic
 def _deal(state: State, event: Mapping[str, Any]) -> State:
     counting = state.rules.counting
     last = event.get("last")
-    if last in (None, ""):
-        last = None
-    elif last not in state.players:
-        raise IllegalEvent(_("last trick: {player} is not at the table"), player=repr(last))
     early: dict[str, int] = {}
     late: dict[str, int] = {}
     if counting == "points":
@@ -278,7 +277,7 @@ def _measures(state: State) -> tuple[dict[str, int], dict[str, int]]:
     return state.deals_won, state.points
 
 
-def _end(state: State) -> State:
+def _end(state: State, event: Mapping[str, Any]) -> State:
     if not state.sheet:
         raise IllegalEvent(_("no deal has been recorded; there is no match to end"))
     first, second = _measures(state)
@@ -306,3 +305,22 @@ def _finish(state: State, winner: str | None) -> State:
         expected=(),
         log=(*state.log, line),
     )
+
+
+# Tricks are checked against what the counting counts (13, 26, or 13 per half) by ``_split``,
+# with a message that says so; the declaration bounds them by a whole deal.
+_TRICKS = PerPlayer(Whole(0, 2 * HALF))
+
+EVENTS = {
+    "deal": EventType(
+        _deal,
+        {
+            "tricks": may(_TRICKS),
+            "early": may(_TRICKS),
+            "late": may(_TRICKS),
+            "last": may(Player()),
+        },
+    ),
+    "end": EventType(_end),
+}
+EVENT_TYPES = event_types(EVENTS)

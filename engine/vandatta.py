@@ -25,7 +25,13 @@ the same thing step by step (one thumb, one question at a time):
 - Every player still in must be accounted for: the winner with nothing (zeros are fine, the pad
   sends them), every other player with at least one card. Counts are checked against the decks:
   no more eights, aces, tens/courts or number cards in all hands together than the decks hold,
-  and never the whole deck (the pile keeps at least the card the winner went out on).
+  and never the whole deck (the pile keeps at least the card the winner went out on). With face
+  value, a hand's ``pips`` must be a worth the decks' number cards (four each of 2–7 and 9 a
+  deck) can make — with exactly ``numbers`` cards if given — and the hands' worths together one
+  the number cards can make between them (what one hand holds is not left for the others);
+  minus points entered directly must be what some hand of the decks' cards costs.
+- Every event is checked against its declared payload (``EVENTS``) first: a key it does not
+  take (``"eight"`` for ``"eights"``) is refused by name.
 - The sheet is a tuple of ``DealRow`` (penalties and running totals per player still in). The
   deal passes clockwise to the next player still in (the text does not say who deals; the scorer
   picks the first dealer, G2). A finished game has ``winners`` and ``standings``: by total, fewest
@@ -33,23 +39,39 @@ the same thing step by step (one thumb, one question at a time):
   reverse order of going out, those out in the same deal by total (V3: the deal's winner never
   takes minus points, so someone is always left). No money (``transfers`` is always empty).
 
-Calculators: ``hand_penalty``, ``decks_for``, ``max_penalty``.
+Calculators: ``hand_penalty``, ``decks_for``, ``max_penalty``, ``number_cards_worth``,
+``hand_penalties``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cache
 from typing import Any
 
-from engine.base import Standing, Transfer, clockwise, is_whole, next_in, ranked, seat_players
+from engine.base import (
+    EventType,
+    PerPlayer,
+    Player,
+    Standing,
+    Transfer,
+    Whole,
+    clockwise,
+    dispatch,
+    event_types,
+    may,
+    need,
+    next_in,
+    ranked,
+    seat_players,
+)
 from engine.errors import IllegalEvent, _
 
 KEY = "vandatta"
 NAMES = {"sv": "Vändåtta", "en": "Crazy eights"}
 MIN_PLAYERS = 2
 MAX_PLAYERS = 8
-EVENT_TYPES = ("out", "hand", "deal")
 IDLE = ("out", "deal")
 
 LIMIT = -100  # V2: "ned i −100 eller mer" = a total of −100 or lower
@@ -68,7 +90,9 @@ TOO_MANY = {
 }
 OUT_OF_GAME = _("{player} is out of the game (−100 or worse) and holds no cards")
 WENT_OUT = _("{player} went out and holds no cards; leave that hand empty")
-FIELDS = (*CATEGORIES, "pips", "penalty")
+PIPS = "pips"
+FEWEST = "fewest"  # hands whose number cards are counted as the fewest their worth needs
+FIELDS = (*CATEGORIES, PIPS, "penalty")
 UNKNOWN = "unknown"  # cards behind minus points entered directly
 
 
@@ -148,6 +172,36 @@ def max_penalty(decks: int, face_value: bool = False) -> int:
     return numbers + sum(VALUES[c] * PER_DECK[c] * decks for c in ("eights", "aces", "courts"))
 
 
+@cache
+def _number_card_hands(decks: int) -> frozenset[tuple[int, int]]:
+    """Every (how many, worth) a set of the decks' number cards can have: four of each number
+    rank (2–7 and 9, V1) per deck."""
+    hands = {(0, 0)}
+    for rank in NUMBER_RANKS:
+        hands = {(n + k, worth + k * rank) for n, worth in hands for k in range(4 * decks + 1)}
+    return frozenset(hands)
+
+
+def number_cards_worth(pips: int, decks: int = 1) -> tuple[int, ...]:
+    """How many of the decks' number cards can be worth ``pips`` together, fewest first; empty
+    if none can (one deck: 1 and 143, the whole 144 less a card worth 1)."""
+    return tuple(sorted(n for n, worth in _number_card_hands(decks) if worth == pips and n))
+
+
+@cache
+def hand_penalties(decks: int, face_value: bool = False) -> frozenset[int]:
+    """Every minus points (as a positive number) a hand of the decks' cards can cost."""
+    if face_value:
+        numbers = {worth for _n, worth in _number_card_hands(decks)}
+    else:
+        numbers = {VALUES["numbers"] * n for n in range(PER_DECK["numbers"] * decks + 1)}
+    costs = {0}
+    for category in ("eights", "aces", "courts"):
+        steps = range(PER_DECK[category] * decks + 1)
+        costs = {cost + VALUES[category] * k for cost in costs for k in steps}
+    return frozenset(cost + worth for cost in costs for worth in numbers) - {0}
+
+
 # --- the game --------------------------------------------------------------------------------
 
 
@@ -168,59 +222,20 @@ def new_game(
 def apply(state: State, event: Mapping[str, Any]) -> State:
     if state.finished:
         raise IllegalEvent(_("the game is over; no more deals can be recorded"))
-    kind = event.get("type")
-    handler = (
-        {"deal": _deal, "out": _out, "hand": _one_hand}.get(kind) if isinstance(kind, str) else None
-    )
-    if handler is None:
-        raise IllegalEvent(
-            _("unknown event type {kind}; Vändåtta records {types}"),
-            kind=repr(kind),
-            types=", ".join(EVENT_TYPES),
-        )
-    return handler(replace(state, transfers=(), log=()), event)
-
-
-def _number(name: str, player: str, value: Any) -> int:
-    if not is_whole(value):
-        raise IllegalEvent(
-            _("{field}: {player} has {value}, not a whole number"),
-            field=name,
-            player=player,
-            value=repr(value),
-        )
-    if name != "penalty" and value < 0:
-        raise IllegalEvent(
-            _("{field}: {player} cannot hold {count} cards"), field=name, player=player, count=value
-        )
-    return value
+    return dispatch(replace(state, transfers=(), log=()), event, EVENTS, game="Vändåtta")
 
 
 def _maps(state: State, event: Mapping[str, Any]) -> dict[str, dict[str, int]]:
-    """The per-player maps of a whole deal, checked for shape, players and whole numbers."""
-    maps: dict[str, dict[str, int]] = {}
-    for name in FIELDS:
-        value = event.get(name)
-        if value is None:
-            maps[name] = {}
-            continue
-        if not isinstance(value, Mapping):
-            raise IllegalEvent(_("'{field}' must map each player to a number"), field=name)
-        for player, number in value.items():
-            if player not in state.players:
-                raise IllegalEvent(
-                    _("{field}: {player} is not a player in this game"),
-                    field=name,
-                    player=repr(player),
-                )
-            _number(name, player, number)
+    """The per-player maps of a whole deal (their form is declared in ``EVENTS``)."""
+    maps = {name: dict(event.get(name) or {}) for name in FIELDS}
+    for values in maps.values():
+        for player, number in values.items():
             if player not in state.active and number:
                 raise IllegalEvent(OUT_OF_GAME, player=player)
-        maps[name] = dict(value)
     return maps
 
 
-def _check_winner(state: State, winner: Any) -> str:
+def _check_winner(state: State, winner: str) -> str:
     if state.pending_winner is not None:
         raise IllegalEvent(
             _(
@@ -229,34 +244,28 @@ def _check_winner(state: State, winner: Any) -> str:
             ),
             player=state.pending_winner,
         )
-    if winner is None:
-        raise IllegalEvent(_("say who went out (the winner of the deal)"))
-    if winner not in state.players:
-        raise IllegalEvent(
-            _("the winner {player} is not a player in this game"), player=repr(winner)
-        )
     if winner not in state.active:
         raise IllegalEvent(OUT_OF_GAME, player=winner)
     return winner
 
 
 def _deal(state: State, event: Mapping[str, Any]) -> State:
-    winner = _check_winner(state, event.get("winner"))
+    winner = _check_winner(state, event["winner"])
     maps = _maps(state, event)
     hands = {p: {f: maps[f].get(p, 0) for f in FIELDS} for p in state.active}
     if any(hands[winner].values()):
         raise IllegalEvent(WENT_OUT, player=winner)
     penalties = {winner: 0}
-    counted = dict.fromkeys(CATEGORIES, 0)
+    counted: dict[str, int] = {}
     for player in _losers(state, winner):
         points, counts = _hand(state, player, hands[player])
         penalties[player] = points
-        counted = _add_up(state, counted, counts)
+        counted = _add_up(state, player, counted, counts)
     return _score(state, winner, penalties)
 
 
 def _out(state: State, event: Mapping[str, Any]) -> State:
-    winner = _check_winner(state, event.get("player"))
+    winner = _check_winner(state, event["player"])
     state = replace(state, pending_winner=winner, log=(f"{winner} går ut",))
     return _next_hand(state)
 
@@ -265,9 +274,7 @@ def _one_hand(state: State, event: Mapping[str, Any]) -> State:
     winner = state.pending_winner
     if winner is None:
         raise IllegalEvent(_("say who went out before recording the hands"))
-    player = event.get("player")
-    if player not in state.players:
-        raise IllegalEvent(_("{player} is not a player in this game"), player=repr(player))
+    player = event["player"]
     if player not in state.active:
         raise IllegalEvent(OUT_OF_GAME, player=player)
     if player == winner:
@@ -278,9 +285,9 @@ def _one_hand(state: State, event: Mapping[str, Any]) -> State:
             player=player,
             points=state.pending[player],
         )
-    hand = {name: _number(name, player, event.get(name, 0)) for name in FIELDS}
+    hand = {name: event.get(name) or 0 for name in FIELDS}
     points, counts = _hand(state, player, hand)
-    counted = _add_up(state, state.pending_counts, counts)
+    counted = _add_up(state, player, state.pending_counts, counts)
     pending = {**state.pending, player: points}
     if len(pending) < len(state.active) - 1:
         state = replace(state, pending=pending, pending_counts=counted, log=(f"{player} {points}",))
@@ -301,60 +308,52 @@ def _next_hand(state: State) -> State:
     return replace(state, to_record=waiting[0], expected=("hand",))
 
 
-def _add_up(state: State, counted: Mapping[str, int], counts: Mapping[str, int]) -> dict[str, int]:
-    """The deal's cards so far plus one hand, checked against what the decks hold."""
-    total = {c: counted.get(c, 0) + counts.get(c, 0) for c in (*CATEGORIES, UNKNOWN)}
+def _add_up(
+    state: State, player: str, counted: Mapping[str, int], counts: Mapping[str, int]
+) -> dict[str, int]:
+    """The deal's cards so far plus ``player``'s hand, checked against what the decks hold: the
+    cards of each category, all the cards, and (face value) the number cards' worth."""
+    total = {c: counted.get(c, 0) + counts.get(c, 0) for c in (*CATEGORIES, UNKNOWN, PIPS, FEWEST)}
     decks = state.decks
     for category in CATEGORIES:
         most = PER_DECK[category] * decks
         if total[category] > most:
             raise IllegalEvent(TOO_MANY[category], count=total[category], most=most)
-    held = sum(total.values())
+    held = sum(total[c] for c in (*CATEGORIES, UNKNOWN))
     if held >= DECK * decks:
         raise IllegalEvent(
             _("the hands hold {count} cards, but the pile keeps at least one of the {deck} cards"),
             count=held,
             deck=DECK * decks,
         )
+    if counts.get(PIPS) and not any(
+        n == total["numbers"] or (total[FEWEST] and n > total["numbers"])
+        for n in number_cards_worth(total[PIPS], decks)
+    ):
+        raise IllegalEvent(
+            _(
+                "{player}: the number cards the other hands left cannot be worth {pips}; "
+                "the hands' number cards would be worth {total} together"
+            ),
+            player=player,
+            pips=counts[PIPS],
+            total=total[PIPS],
+        )
     return total
 
 
 def _hand(state: State, player: str, hand: dict[str, int]) -> tuple[int, dict[str, int]]:
-    """A loser's minus points and the fewest cards per category he must hold for them."""
-    face_value, decks = state.rules.face_value, state.decks
+    """A loser's minus points and the fewest cards per category he must hold for them (with
+    the number cards' worth under ``PIPS`` when they count their face value)."""
+    face_value = state.rules.face_value
     counts = {c: hand[c] for c in CATEGORIES}
-    entered = abs(hand["penalty"])
-    if entered:
+    if hand["penalty"]:
         if any(counts.values()) or hand["pips"]:
             raise IllegalEvent(
                 _("give either the cards or the minus points for {player}, not both"),
                 player=player,
             )
-        if not face_value and entered % VALUES["numbers"]:
-            raise IllegalEvent(
-                _(
-                    "{player}: −{points} cannot be; minus points come in fives (eight 25, "
-                    "ace 15, ten or court card 10, number card 5)"
-                ),
-                player=player,
-                points=entered,
-            )
-        top = max_penalty(decks, face_value)
-        if entered > top:
-            raise IllegalEvent(
-                _("{player}: −{points} cannot be; a hand costs at most {most}"),
-                player=player,
-                points=entered,
-                most=top,
-            )
-        if face_value and entered < min(NUMBER_RANKS):
-            raise IllegalEvent(
-                _("{player}: −{points} cannot be; the cheapest card costs 2"),
-                player=player,
-                points=entered,
-            )
-        # The cards behind the minus points are unknown: at least one, of no known category.
-        return -entered, dict.fromkeys(CATEGORIES, 0) | {UNKNOWN: 1}
+        return _entered(state, player, abs(hand["penalty"]))
     pips = hand["pips"]
     if face_value:
         if counts["numbers"] and not pips:
@@ -366,24 +365,7 @@ def _hand(state: State, player: str, hand: dict[str, int]) -> tuple[int, dict[st
                 player=player,
             )
         if pips:
-            low, high = min(NUMBER_RANKS), max(NUMBER_RANKS)
-            n = counts["numbers"]
-            if n and not low * n <= pips <= high * n:
-                raise IllegalEvent(
-                    _("{player}: {count} number cards are worth {low}–{high}, not {pips}"),
-                    player=player,
-                    count=n,
-                    low=low * n,
-                    high=high * n,
-                    pips=pips,
-                )
-            if pips < low or pips > PIPS_PER_DECK * decks:
-                raise IllegalEvent(
-                    _("{player}: number cards cannot be worth {pips} together"),
-                    player=player,
-                    pips=pips,
-                )
-            counts["numbers"] = max(n, -(-pips // high))  # at least this many number cards
+            counts["numbers"] = _number_cards(state, player, counts["numbers"], pips)
     elif pips:
         raise IllegalEvent(
             _(
@@ -400,7 +382,73 @@ def _hand(state: State, player: str, hand: dict[str, int]) -> tuple[int, dict[st
             player=player,
         )
     points = hand_penalty(**{c: hand[c] for c in CATEGORIES}, pips=pips, face_value=face_value)
-    return points, counts
+    return points, counts | {PIPS: pips, FEWEST: int(bool(pips) and not hand["numbers"])}
+
+
+def _entered(state: State, player: str, entered: int) -> tuple[int, dict[str, int]]:
+    """Minus points entered instead of the cards: refused unless a hand can cost them."""
+    face_value, decks = state.rules.face_value, state.decks
+    if not face_value and entered % VALUES["numbers"]:
+        raise IllegalEvent(
+            _(
+                "{player}: −{points} cannot be; minus points come in fives (eight 25, "
+                "ace 15, ten or court card 10, number card 5)"
+            ),
+            player=player,
+            points=entered,
+        )
+    top = max_penalty(decks, face_value)
+    if entered > top:
+        raise IllegalEvent(
+            _("{player}: −{points} cannot be; a hand costs at most {most}"),
+            player=player,
+            points=entered,
+            most=top,
+        )
+    if face_value and entered < min(NUMBER_RANKS):
+        raise IllegalEvent(
+            _("{player}: −{points} cannot be; the cheapest card costs 2"),
+            player=player,
+            points=entered,
+        )
+    if entered not in hand_penalties(decks, face_value):
+        raise IllegalEvent(
+            _("{player}: −{points} cannot be; no hand of the game's cards costs that"),
+            player=player,
+            points=entered,
+        )
+    # The cards behind the minus points are unknown: at least one, of no known category.
+    return -entered, dict.fromkeys(CATEGORIES, 0) | {UNKNOWN: 1}
+
+
+def _number_cards(state: State, player: str, count: int, pips: int) -> int:
+    """How many number cards are worth ``pips`` (``count`` if given, else the fewest that can
+    be); refuses a worth the decks' number cards (2–7 and 9, V1) cannot make."""
+    low, high = min(NUMBER_RANKS), max(NUMBER_RANKS)
+    if count and not low * count <= pips <= high * count:
+        raise IllegalEvent(
+            _("{player}: {count} number cards are worth {low}–{high}, not {pips}"),
+            player=player,
+            count=count,
+            low=low * count,
+            high=high * count,
+            pips=pips,
+        )
+    counts = number_cards_worth(pips, state.decks)
+    if not counts:
+        raise IllegalEvent(
+            _("{player}: number cards cannot be worth {pips} together"),
+            player=player,
+            pips=pips,
+        )
+    if count and count not in counts:
+        raise IllegalEvent(
+            _("{player}: {count} number cards (2–7 and 9) cannot be worth {pips} together"),
+            player=player,
+            count=count,
+            pips=pips,
+        )
+    return count or counts[0]
 
 
 def _score(state: State, winner: str, penalties: dict[str, int]) -> State:
@@ -459,3 +507,26 @@ def _finish(state: State) -> State:
         expected=(),
         log=(*state.log, f"{line} ({totals[winners[0]]})"),
     )
+
+
+COUNT = Whole(0, DECK * 2)  # the form of a count; the decks in play are the rules' to check
+WORTH = Whole(0, PIPS_PER_DECK * 2)
+MINUS = Whole(-max_penalty(2, face_value=True), max_penalty(2, face_value=True))
+HAND = {
+    "eights": may(COUNT),
+    "aces": may(COUNT),
+    "courts": may(COUNT),
+    "numbers": may(COUNT),
+    PIPS: may(WORTH),
+    "penalty": may(MINUS),
+}
+
+EVENTS = {
+    "out": EventType(_out, {"player": need(Player())}),
+    "hand": EventType(_one_hand, {"player": need(Player()), **HAND}),
+    "deal": EventType(
+        _deal,
+        {"winner": need(Player()), **{key: may(PerPlayer(f.kind)) for key, f in HAND.items()}},
+    ),
+}
+EVENT_TYPES = event_types(EVENTS)

@@ -38,13 +38,20 @@ loser pays each winner ``guerre_stake_ore`` (default 0).
 The evening (``new_game`` / ``apply``): rubber after rubber (partie after partie) until the
 scorer ends the evening. Events:
 
-- ``{"type": "deal", "tricks": {side: n}, "honours": {side: count}}`` — ``side`` is the side
-  number (``0``/``1``, or ``"0"``/``"1"``; à la guerre the seat index) or a player key. The
-  tricks of one side may be left out (the deal has 13; à la guerre one player may be left out);
-  given in full they must add up to 13. ``honours`` names at most one holder (3 or 4; 3–5 à la
-  guerre), may also be written ``"0:4"``, and is absent or ``"none"`` when nobody scores them.
+- ``{"type": "deal", "tricks": {side: n}, "honours": "3-1"}`` — ``side`` is the side number
+  (``0``/``1``, or ``"0"``/``"1"``; à la guerre the seat index) or a player key. The tricks of
+  one side may be left out (the deal has 13; à la guerre one player may be left out); given in
+  full they must add up to 13. ``honours`` is the split the table saw, one count per side in
+  side order (à la guerre per seat: ``"2-1-1-1"``), as text or a list, or ``{side: count}``
+  with one side left out (it held the rest); it must add up to the honours in play — four,
+  A K Q J of trumps; five à la guerre, A K Q J 10 — and the points follow from it (a side with
+  3 or 4, a player with 3–5). Games stored before the split replay unchanged: ``honours``
+  absent or ``"none"`` (nobody scored them) and ``"side:count"`` (who held 3 or more) are still
+  read (``_honours``). The deal row keeps the split (``DealRow.split``).
 - ``{"type": "end_evening"}`` — once at least one rubber is finished; a rubber still running is
   not scored (no rubber points, no money).
+
+Every event's payload is declared (``EVENTS``) and checked by ``engine.base.dispatch``.
 
 Money moves only when a rubber (partie) ends, as transfers between the players. The state keeps
 the current rubber's game score (``scores``), games, rubber points and deal rows, the finished
@@ -60,16 +67,24 @@ Calculators: ``trick_points``, ``honour_points``, ``game_value``, ``score_deal``
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.base import (
+    EventType,
+    Kind,
     Standing,
     Transfer,
+    Whole,
     check_money,
+    dispatch,
+    event_types,
     is_whole,
     left_of,
+    may,
+    need,
     net_by_account,
     placements,
     seat_players,
@@ -80,7 +95,6 @@ KEY = "whist"
 NAMES = {"sv": "Whist", "en": "Whist"}
 MIN_PLAYERS = 4
 MAX_PLAYERS = 4
-EVENT_TYPES = ("deal", "end_evening")
 
 TRICKS = 13
 VARIANTS = ("short", "long", "american", "guerre")
@@ -92,6 +106,10 @@ HONOURS = {
     "american": {},  # "inga honnörspoäng"
     "guerre": {3: 2, 4: 4, 5: 5},  # three, four or all five of A-K-Q-J-10
 }
+# The honours in play: "de fyra högsta korten: Kn-D-K-E i trumffärgen"; à la guerre "de fem
+# högsta korten (E-10)". A deal's split of them adds up to this.
+HONOUR_CARDS = {"short": 4, "long": 4, "american": 4, "guerre": 5}
+LEAST_SCORING = 3  # fewer than three honours never score
 GAMES_TO_WIN = 2  # W8: best of three
 RUBBER_BONUS = 2
 TREBLE, DOUBLE, SINGLE = 3, 2, 1
@@ -193,7 +211,7 @@ class DealRow:
     number: int  # in its rubber
     dealer: str
     tricks: tuple[int, ...]
-    honours: tuple[int, ...]  # honours held (0: none that score)
+    honours: tuple[int, ...]  # honours held that score (0: none that score)
     points: tuple[int, ...]  # what each side scored in the deal, W4 and W5 applied
     scores: tuple[int, ...]  # the game score after the deal (a game resets it afterwards)
     game: tuple[int, ...] = ()  # the side that made game (à la guerre: who won the partie)
@@ -202,6 +220,7 @@ class DealRow:
     rubber_points: tuple[int, ...] = ()  # after the deal, the bonus included when it ends
     stopped: bool = False  # W4: honours without a trick point stopped short of game
     honours_void: bool = False  # W5: the other side made game
+    split: tuple[int, ...] = ()  # the split the table saw, when given in full (else empty)
 
 
 @dataclass(frozen=True)
@@ -246,6 +265,20 @@ class State:
     expected: tuple[str, ...] = ("deal",)
     log: tuple[str, ...] = ()
     league_details: dict[str, dict[str, int]] = field(default_factory=dict)
+
+    @property
+    def money(self) -> dict[str, int]:
+        """Each player's net öre over the evening: the finished rubbers' settlements."""
+        nets = dict.fromkeys(self.players, 0)
+        for rubber in self.rubbers:
+            for player, amount in rubber.nets.items():
+                nets[player] += amount
+        return nets
+
+    @property
+    def honours_in_play(self) -> int:
+        """How many honours a deal's split adds up to; 0 when honours do not count."""
+        return HONOUR_CARDS[self.rules.variant] if self.rules.with_honours else 0
 
 
 # --- calculators -----------------------------------------------------------------------------
@@ -376,16 +409,7 @@ def new_game(
 def apply(state: State, event: Mapping[str, Any]) -> State:
     if state.finished:
         raise IllegalEvent(_("the evening is over; no more deals can be recorded"))
-    kind = event.get("type")
-    if kind == "deal":
-        return _play_deal(replace(state, transfers=(), log=()), event)
-    if kind == "end_evening":
-        return _end_evening(state)
-    raise IllegalEvent(
-        _("unknown event type {kind}; whist records {types}"),
-        kind=repr(kind),
-        types=", ".join(EVENT_TYPES),
-    )
+    return dispatch(state, event, EVENTS, game="Whist")
 
 
 def side_label(state: State, side: int) -> str:
@@ -471,44 +495,99 @@ def _tricks(state: State, event: Mapping[str, Any]) -> tuple[int, ...]:
     return tuple(given[side] for side in range(count))
 
 
-def _honours(state: State, event: Mapping[str, Any]) -> tuple[int, ...]:
-    zeros = (0,) * len(state.sides)
+def _honours(state: State, event: Mapping[str, Any]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The honours each side held that score, and the split the table saw (empty when it was
+    not given in full).
+
+    The split is one number per side in side order (à la guerre per seat): ``"3-1"``, ``[3, 1]``,
+    ``"2-1-1-1"``; or a mapping side → count, in which one side may be left out (it held the
+    rest) — à la guerre several, when the rest (two or fewer) cannot score. Given in full it
+    adds up to the honours in play: four, A K Q J of trumps (five à la guerre, A K Q J 10).
+    Stored games replay in the old forms too: absent or ``"none"`` (nobody scored them), and
+    ``"side:count"`` / ``{side: count}`` (who held three or more), read as the split they imply.
+    """
+    count = len(state.sides)
     value = event.get("honours")
     if value in (None, "", "none", 0) or value == {}:
-        return zeros
-    if isinstance(value, str):
-        holder, colon, count = value.partition(":")
-        if not colon or not count.strip().isdigit():
-            raise IllegalEvent(_("honours are written side:count, e.g. 0:4 (or none)"))
-        value = {holder.strip(): int(count)}
-    if not isinstance(value, Mapping):
-        raise IllegalEvent(_("honours name who held them and how many, e.g. 0:4 (or none)"))
-    claimed = {side: n for side, n in _per_side(state, value, "honours").items() if n}
-    if not claimed:
-        return zeros
+        return (0,) * count, ()
+    given = _honours_given(state, value)
     if not HONOURS[state.rules.variant]:
         raise IllegalEvent(_("American whist has no honours"))
     if not state.rules.honours:
         raise IllegalEvent(_("this club plays without honours"))
-    allowed = sorted(HONOURS[state.rules.variant])
-    for count in claimed.values():
-        if count not in allowed:
-            if state.rules.partnership:
-                raise IllegalEvent(_("honours score when a side holds 3 or 4 of them"))
-            raise IllegalEvent(_("honours score when a player holds 3, 4 or 5 of them"))
-    if len(claimed) > 1:
-        if state.rules.partnership:
-            raise IllegalEvent(_("honours claimed by both sides: only one side can hold 3 or 4"))
-        raise IllegalEvent(_("honours claimed by two players: only one can hold 3 or more of 5"))
-    return tuple(claimed.get(side, 0) for side in range(len(state.sides)))
+    cards = HONOUR_CARDS[state.rules.variant]
+    total = sum(given.values())
+    missing = [side for side in range(count) if side not in given]
+    if total > cards or (not missing and total != cards):
+        raise _honours_do_not_add_up(state, total)
+    if len(missing) == 1:
+        given[missing[0]] = cards - total
+    elif missing and cards - total >= LEAST_SCORING:
+        raise IllegalEvent(
+            _("give the honours of each player (one may be left out): {rest} are not given"),
+            rest=cards - total,
+        )
+    held = tuple(
+        given.get(side, 0) if honour_points(given.get(side, 0), state.rules.variant) else 0
+        for side in range(count)
+    )
+    split = tuple(given[side] for side in range(count)) if len(given) == count else ()
+    return held, split
+
+
+def _honours_given(state: State, value: Any) -> dict[int, int]:
+    """The counts an ``honours`` payload gives, by side (see ``_honours``)."""
+    count = len(state.sides)
+    if isinstance(value, str) and ":" in value:  # the old "side:count"
+        holder, _colon, number = value.partition(":")
+        if not number.strip().isdigit():
+            raise IllegalEvent(_("honours are written side:count, e.g. 0:4 (or none)"))
+        value = {holder.strip(): int(number)}
+    elif isinstance(value, str):
+        parts = [part.strip() for part in _SPLIT_MARKS.split(value.strip())]
+        if not all(part.isdigit() for part in parts):
+            raise _honours_split_form(state)
+        value = [int(part) for part in parts]
+    if isinstance(value, list | tuple):
+        if len(value) != count:
+            raise _honours_split_form(state)
+        return dict(enumerate(value))
+    return _per_side(state, value, "honours")
+
+
+_SPLIT_MARKS = re.compile(r"[-–—/]")
+
+
+def _honours_split_form(state: State) -> IllegalEvent:
+    if state.rules.partnership:
+        return IllegalEvent(_("honours are written as the split, one number per side, e.g. 3-1"))
+    return IllegalEvent(
+        _("honours are written as the split, one number per player in seat order, e.g. 2-1-1-1")
+    )
+
+
+def _honours_do_not_add_up(state: State, total: int) -> IllegalEvent:
+    if state.rules.partnership:
+        return IllegalEvent(
+            _("the honours add up to {total}, but there are four (A K Q J of trumps)"),
+            total=total,
+        )
+    return IllegalEvent(
+        _("the honours add up to {total}, but there are five (A K Q J 10 of trumps)"),
+        total=total,
+    )
 
 
 # --- scoring it ----------------------------------------------------------------------------------
 
 
+def _play_deal_event(state: State, event: Mapping[str, Any]) -> State:
+    return _play_deal(replace(state, transfers=(), log=()), event)
+
+
 def _play_deal(state: State, event: Mapping[str, Any]) -> State:
     tricks = _tricks(state, event)
-    honours = _honours(state, event)
+    honours, split = _honours(state, event)
     result = score_deal(state.rules, state.scores, tricks, honours)
     games = list(state.games)
     rubber_points = list(state.rubber_points)
@@ -525,6 +604,7 @@ def _play_deal(state: State, event: Mapping[str, Any]) -> State:
         dealer=state.dealer,
         tricks=tricks,
         honours=honours,
+        split=split,
         points=result.points,
         scores=result.scores,
         game=result.game,
@@ -654,7 +734,7 @@ def _with_expected(state: State) -> State:
     return replace(state, expected=("deal", "end_evening") if state.rubbers else ("deal",))
 
 
-def _end_evening(state: State) -> State:
+def _end_evening(state: State, event: Mapping[str, Any]) -> State:
     if not state.rubbers:
         raise IllegalEvent(
             _("no rubber is finished yet: play one to the end, or let an admin void the game")
@@ -670,3 +750,80 @@ def _end_evening(state: State) -> State:
         expected=(),
         log=(line,),
     )
+
+
+# --- the payloads ------------------------------------------------------------------------------
+
+
+def _side_key(key: Any) -> bool:
+    """A side's number (à la guerre a seat's), as a number or as text, or a player's key: which
+    one it is, ``_side_of`` says."""
+    return is_whole(key) or isinstance(key, str) and 0 < len(key) <= 40
+
+
+@dataclass(frozen=True)
+class _PerSide(Kind):
+    """A mapping from sides (by number, or by one of their players) to values of one kind."""
+
+    of: Kind
+
+    def accepts(self, value: Any, players: Sequence[str]) -> bool:
+        return self._mapping(value, players) and all(
+            self.of.accepts(item, players) for item in value.values()
+        )
+
+    @staticmethod
+    def _mapping(value: Any, players: Sequence[str]) -> bool:
+        return (
+            isinstance(value, Mapping)
+            and len(value) <= len(players)
+            and all(_side_key(side) for side in value)
+        )
+
+    def describe(self) -> Any:
+        return IllegalEvent(
+            _("sides by number or players at the table, each with {kind}"),
+            kind=self.of.describe(),
+        )
+
+    def refusal(self, event: str, key: str, value: Any, players: Sequence[str]) -> Any:
+        if not self._mapping(value, players):
+            return super().refusal(event, key, value, players)
+        for side, item in value.items():
+            if not self.of.accepts(item, players):
+                return IllegalEvent(
+                    _("{event}: {key}: {player} must be {kind}, not {value}"),
+                    event=event,
+                    key=key,
+                    player=side,
+                    kind=self.of.describe(),
+                    value=repr(item),
+                )
+        return None
+
+
+@dataclass(frozen=True)
+class _Honours(Kind):
+    """The honours of a deal (see ``_honours``): the split as text (``"3-1"``) or a list, counts
+    by side, or one of the old forms (``"none"``, ``"0:4"``)."""
+
+    def accepts(self, value: Any, players: Sequence[str]) -> bool:
+        count = Whole(0, max(HONOUR_CARDS.values()))
+        if isinstance(value, str):
+            return len(value) <= 24
+        if isinstance(value, list | tuple):
+            return len(value) <= len(players) and all(count.accepts(n, players) for n in value)
+        return value == 0 and is_whole(value) or _PerSide(count).accepts(value, players)
+
+    def describe(self) -> Any:
+        return _("the honours split, e.g. 3-1, or how many each side held")
+
+
+EVENTS = {
+    "deal": EventType(
+        _play_deal_event,
+        {"tricks": need(_PerSide(Whole(0, TRICKS))), "honours": may(_Honours())},
+    ),
+    "end_evening": EventType(_end_evening),
+}
+EVENT_TYPES = event_types(EVENTS)

@@ -363,7 +363,7 @@ def _pegging(order: list[str], hands: dict[str, list[int]], rng: random.Random):
 
 
 class Kille(Generator):
-    """Declarations, knocks and folds at random, tricks played by the rule (overtake or equal
+    """Declarations, knocks, stays and folds at random, tricks played by the rule (overtake or equal
     if you can, else your lowest) in every other deal, the showing from the cards left."""
 
     def __init__(self, table: Table, rng: random.Random):
@@ -389,14 +389,11 @@ class Kille(Generator):
         if state.phase == "declare" and not state.calls and state.deal_no > self.table.length:
             return {"type": "end_evening"}
         self._deal(state)
-        if state.phase == "fold":
-            choice = rng.random()
-            if choice < 0.3 and state.may_fold:
-                return {"type": "fold", "player": rng.choice(state.may_fold)}
-            if choice < 0.45 and not state.exchanged:
-                counts = {p: rng.choice((0, 0, 1, 2)) for p in state.active}
-                return {"type": "exchange", "counts": counts}
-            return {"type": rng.choice(("bud", "knock")), "player": state.forhand}
+        if state.phase == "fold":  # in turn, from the knocker's left
+            return {"type": "fold" if rng.random() < 0.3 else "stay", "player": state.to_act}
+        if "exchange" in state.expected and state.phase == "declare2" and rng.random() < 0.3:
+            counts = {p: rng.choice((0, 0, 1, 2)) for p in state.active}
+            return {"type": "exchange", "counts": counts}
         if state.phase == "tricks":
             if state.deal_no % 2:
                 return {"type": "trick", "cards": self._trick(state)}
@@ -493,9 +490,8 @@ def _whist(state, rng: random.Random, table: Table) -> dict:
     if len(state.rubbers) >= 2:
         return {"type": "end_evening"}
     event = {"type": "deal", "tricks": {str(rng.randint(0, 1)): rng.choice((7, 7, 7, 8, 8, 9, 10))}}
-    honours = rng.choice((0, 0, 0, 0, 3, 4))
-    if honours:
-        event["honours"] = {str(rng.randint(0, 1)): honours}
+    held = rng.choice((2, 2, 2, 1, 3, 1, 3, 0, 4))  # side 0's honours; side 1 held the rest
+    event["honours"] = f"{held}-{4 - held}"
     return event
 
 
@@ -529,10 +525,13 @@ def _femhundra(state, rng: random.Random, table: Table) -> dict:
     declarer = rng.choice(seats)
     tricks = _split(10, len(seats), rng)
     level = max(6, min(10, tricks[seats.index(declarer)] + rng.choice((-1, 0, 1, 2))))
+    # The auction: from förhand, those before the declarer pass, he bids, the rest pass.
+    start = seats.index(state.forhand)
+    turns = seats[start:] + seats[:start]
+    bid = f"{level}{rng.choice(('S', 'C', 'D', 'H', 'NT'))}"
     return {
         "type": "deal",
-        "declarer": declarer,
-        "contract": f"{level}{rng.choice(('S', 'C', 'D', 'H', 'NT'))}",
+        "auction": [bid if player == declarer else "pass" for player in turns],
         "tricks": dict(zip(seats, tricks, strict=True)),
     }
 

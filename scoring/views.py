@@ -8,13 +8,11 @@ while ``seq`` is unchanged, so an idle pad costs one indexed row read every two 
 
 from __future__ import annotations
 
-import functools
 import inspect
 import secrets
 import uuid
 
 from django.contrib import messages
-from django.contrib.staticfiles import finders
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -135,7 +133,9 @@ def _game(request: HttpRequest, game_id: int) -> Game:
 
 def _pad_context(request: HttpRequest, game: Game, **extra) -> dict:
     info = registry.get(game.game_key)
+    pad = games.pad_for(game.game_key)
     seats = list(game.seats.all())
+    state, _nets = recording.current_state(game)
     history = list(game.events.order_by("-seq").select_related("recorded_by")[:200])
     for event in history:
         event.display = with_names(event.summary or event.type, seats)
@@ -150,10 +150,8 @@ def _pad_context(request: HttpRequest, game: Game, **extra) -> dict:
         "game_name": info.name(_lang()),
         "seats": seats,
         "names": games.names_of(seats),
-        "state": game.snapshot,
-        "pad_template": select_template(
-            [f"scoring/pads/{game.game_key}.html", "scoring/pads/_generic.html"]
-        ).template.name,
+        "state": state,
+        "pad_template": pad.template,
         "event_key": uuid.uuid4().hex,
         "can_record": request.member.is_scorer and game.is_open,
         "can_undo": request.member.is_scorer
@@ -163,8 +161,8 @@ def _pad_context(request: HttpRequest, game: Game, **extra) -> dict:
         "history": history,
         "undo_what": undo_what,
         "pot_ore": _pot_balance(game),
-        "pad_css": _pad_css(game.game_key),
-        **games.pad_context(game, game.snapshot, seats),
+        "pad_css": pad.css,
+        **games.pad_context(game, state, seats),
         **extra,
     }
 
@@ -176,14 +174,6 @@ def _undo_what(history: list) -> str:
         return ""
     first, *rest = effective[-1].display.split(" · ")
     return f"{first} …" if rest else first
-
-
-@functools.cache
-def _pad_css(game_key: str) -> str | None:
-    """A game's own pad styles, ``static/css/pads/<game>.css``, when it has any (looked up once
-    per game: the static files do not change while the server runs)."""
-    path = f"css/pads/{game_key}.css"
-    return path if finders.find(path) else None
 
 
 def _pot_balance(game: Game) -> int | None:
@@ -282,7 +272,7 @@ def game_list(request: HttpRequest) -> HttpResponse:
 @require_safe
 def game_help(request: HttpRequest, game_key: str) -> HttpResponse:
     """How the app scores a game, in Swedish and English; no login needed."""
-    if game_key not in registry.GAME_MODULES:
+    if game_key not in registry.game_keys():
         raise Http404
     language = _lang()
     try:

@@ -5,16 +5,15 @@ One module per game (``scoring/calculators/<game>.py``). Each module offers:
 - ``urlpatterns``: its pages, route names ``calc-<game>-<what>`` (mounted under ``calc/``);
 - ``LINKS``: ``[(route name, lazy label), …]`` for the calculators page.
 
-Modules are discovered here, so adding a game's calculator touches no shared file. Input errors
-come back as a message next to the form; nothing is stored.
+A game's pad hook (``scoring/games/<game>.py``, ``Pad.calculator``) names its calculator
+module. Input errors come back as a message next to the form; nothing is stored.
 """
 
 from __future__ import annotations
 
 import functools
-import importlib
-import pkgutil
 from dataclasses import dataclass
+from importlib import import_module
 from types import ModuleType
 
 from django.utils.translation import get_language
@@ -24,14 +23,13 @@ from engine.cards import FULL_DECK, Suit
 
 @functools.cache
 def modules() -> tuple[ModuleType, ...]:
-    """Every calculator module, in the order of the game registry (then by name); the package
-    is scanned once."""
-    from engine.registry import GAME_MODULES  # noqa: PLC0415
+    """Every calculator module, in the order of the game registry: each game's pad hook names
+    its calculator (``Pad.calculator``), if it has one."""
+    from engine import registry  # noqa: PLC0415
+    from scoring import games  # noqa: PLC0415
 
-    names = [m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_")]
-    order = {key: i for i, key in enumerate(GAME_MODULES)}
-    names.sort(key=lambda name: (order.get(name, len(order)), name))
-    return tuple(importlib.import_module(f"{__name__}.{name}") for name in names)
+    names = [games.pad_for(key).calculator for key in registry.game_keys()]
+    return tuple(import_module(name) for name in names if name)
 
 
 def urlpatterns() -> list:

@@ -1,40 +1,71 @@
-"""Per-game hooks for the table pages, one optional module per game (``scoring/games/<key>.py``).
+"""Per-game hooks for the table pages: one ``Pad`` per game, declared in the game's module
+``scoring/games/<key>.py`` as ``PAD`` and registered here.
 
-A game's module may define:
+Design: a game is described in two places only — its rules in ``engine/<key>.py`` (found by
+``engine.registry``) and its table pages here. A ``Pad`` says, explicitly, everything the pages
+need beyond the engine:
 
-- ``pad_context(game, state, seats) -> dict``: what its pad template needs beyond the snapshot
-  (``state`` is ``game.snapshot``, a dict; ``seats`` the game's seats in order, as the view
-  already loaded them, so a hook runs no query of its own for names), e.g. the choices for a
-  points grid;
+- ``template``: the pad template (``scoring/pads/<key>.html``; a game without one gets the
+  generic pad, which records any event from a JSON payload);
+- ``css``: its own stylesheet under ``static/`` (``css/pads/<key>.css``), if any;
+- ``context(game, state, seats) -> dict``: what its template needs beyond the engine's state
+  (``state`` is the engine's ``State``, from the replay cache, so a hook reads the engine's
+  fields and properties; ``seats`` the game's seats in order, as the view loaded them, so a hook
+  runs no query of its own for names);
 - ``start_setup(club) -> dict``: engine arguments fixed when a game starts besides players,
-  rules and first dealer (e.g. the outstanding betar of the club's Polskt pass), passed to
-  ``new_game`` as keywords and stored in ``Game.setup`` so that replays never change.
+  rules and first dealer (the outstanding betar of the club's Polskt pass), passed to
+  ``new_game`` as keywords and stored in ``Game.setup`` so that replays never change;
+- ``calculator``: the dotted path of its calculator module (``urlpatterns`` and ``LINKS``), if
+  it has one.
 
-A game without a module gets nothing extra. Keeping these here means a game's pad never touches
-``scoring/views.py``. The helpers below are shared by the hooks.
+The built-in games' hook modules are imported by name at the bottom of this module; a game from
+elsewhere (the test suite's toy game) joins with ``register(Pad(...))``. The helpers below are
+shared by the hooks.
 """
 
 from __future__ import annotations
 
-import importlib
 import inspect
-from collections.abc import Iterable
-from types import ModuleType
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any
 
-
-def module_for(game_key: str) -> ModuleType | None:
-    try:
-        return importlib.import_module(f"{__name__}.{game_key}")
-    except ModuleNotFoundError as error:
-        if error.name == f"{__name__}.{game_key}":
-            return None
-        raise
+GENERIC_TEMPLATE = "scoring/pads/_generic.html"
 
 
-def pad_context(game, state: dict, seats: list) -> dict[str, Any]:
-    module = module_for(game.game_key)
-    hook = getattr(module, "pad_context", None)
+@dataclass(frozen=True)
+class Pad:
+    key: str
+    template: str = GENERIC_TEMPLATE
+    css: str | None = None
+    context: Callable[..., dict[str, Any]] | None = None
+    start_setup: Callable[[Any], dict[str, Any]] | None = None
+    calculator: str | None = None
+
+
+_PADS: dict[str, Pad] = {}
+
+
+def register(pad: Pad) -> Pad:
+    _PADS[pad.key] = pad
+    return pad
+
+
+def unregister(key: str) -> None:
+    _PADS.pop(key, None)
+
+
+def pad_for(game_key: str) -> Pad:
+    """The game's hook, or the generic pad for a game without one."""
+    return _PADS.get(game_key) or Pad(game_key)
+
+
+def pads() -> list[Pad]:
+    return list(_PADS.values())
+
+
+def pad_context(game, state, seats: list) -> dict[str, Any]:
+    hook = pad_for(game.game_key).context
     return hook(game, state, seats) if hook else {}
 
 
@@ -49,7 +80,7 @@ def start_setup(club, game_key: str) -> dict[str, Any]:
     if "pot_ore" in inspect.signature(registry.get(game_key).module.new_game).parameters:
         pot = Account.objects.filter(club=club, key=f"pot:{game_key}").first()
         setup["pot_ore"] = pot.balance_ore if pot else 0
-    hook = getattr(module_for(game_key), "start_setup", None)
+    hook = pad_for(game_key).start_setup
     return setup | (hook(club) if hook else {})
 
 
@@ -63,3 +94,23 @@ def short_names(names: dict[str, str]) -> dict[str, str]:
     first = {key: name.split()[0] if name.split() else name for key, name in names.items()}
     taken = list(first.values())
     return {key: first[key] if taken.count(first[key]) == 1 else names[key] for key in names}
+
+
+# --- the built-in games' hooks (imported last: each registers its PAD with the helpers above) --
+
+from scoring.games import (  # noqa: E402, F401
+    cribbage,
+    fantan,
+    femhundra,
+    fyrtioett,
+    kasino,
+    kille,
+    kille_elimination,
+    nittionio,
+    polskt_pass,
+    president,
+    stopp,
+    tvamanswhist,
+    vandatta,
+    whist,
+)

@@ -4,61 +4,65 @@ for chips, the cards left as tap choices, the game's placement points in large t
 from __future__ import annotations
 
 from engine import fantan
-from scoring.games import names_of, short_names
+from scoring.games import Pad, names_of, register, short_names
 
 
-def _hand_sizes(state: dict) -> dict[str, int]:
-    shape = fantan.State(players=tuple(state["players"]), dealer=state["dealer"])
-    return fantan.hand_sizes(shape)
-
-
-def pad_context(game, state: dict, seats: list) -> dict:
+def pad_context(game, state: fantan.State, seats: list) -> dict:
     names = names_of(seats)
     short = short_names(names)
-    out = state["out"]
-    sizes = _hand_sizes(state)
-    top = max(state["points"].values())
+    out = state.out
+    sizes = fantan.hand_sizes(state)
+    top = max(state.points.values())
     players = [
         {
             "key": p,
             "name": names[p],
             "short": short[p],
-            "points": state["points"][p],
+            "points": state.points[p],
             "out": out.index(p) + 1 if p in out else None,
-            "dealer": p == state["dealer"] and not state["finished"],
-            "leading": state["finished"] and state["points"][p] == top,
+            "dealer": p == state.dealer and not state.finished,
+            "leading": state.finished and state.points[p] == top,
             "cards": list(range(1, sizes[p] + 1)),
-            "chips": state["chips"][p],
-            "passes": -state["chips"][p] if not out else 0,
+            "chips": state.chips[p],
+            "passes": -state.chips[p] if not out else 0,
         }
-        for p in state["players"]
+        for p in state.players
     ]
     sheet = [
         {
-            "number": row["number"],
+            "number": row.number,
             "order": [
-                {"short": short[p], "points": row["points"][p], "chips": row["chips"].get(p)}
-                for p in row["order"]
+                {"short": short[p], "points": row.points[p], "chips": row.chips.get(p)}
+                for p in row.order
             ],
         }
-        for row in reversed(state["sheet"])
+        for row in reversed(state.sheet)
     ]
-    rules = state["rules"]
+    rules = state.rules
     return {
         "ft": {
             "players": players,
             "still_in": [p for p in players if p["out"] is None],
             "out": [{"short": short[p], "place": i + 1} for i, p in enumerate(out)],
             "winner": short[out[0]] if out else None,
-            "phase": state["phase"],
-            "can_pass": "pass" in state["expected"],
-            "deal_number": len(state["sheet"]) + (0 if state["finished"] else 1),
-            "deals": rules["deals"],
-            "dealer": names.get(state["dealer"], state["dealer"]),
-            "free": rules["variant"] == "free",
-            "chip_ore": rules["chip_ore"],
-            "pot_chips": state["pot_chips"],
-            "pot_ore": state["pot_chips"] * rules["chip_ore"],
+            "phase": state.phase,
+            "can_pass": "pass" in state.expected,
+            "deal_number": len(state.sheet) + (0 if state.finished else 1),
+            "deals": rules.deals,
+            "dealer": names.get(state.dealer, state.dealer),
+            "free": rules.variant == "free",
+            "chip_ore": rules.chip_ore,
+            "pot_chips": state.pot_chips,
+            "pot_ore": state.pot_chips * rules.chip_ore,
             "sheet": sheet,
         }
     }
+
+
+PAD = Pad(
+    "fantan",
+    template="scoring/pads/fantan.html",
+    css="css/pads/fantan.css",
+    context=pad_context,
+)
+register(PAD)

@@ -1,76 +1,82 @@
 """The Fyrtioett pad: the players in bidding order, the bid and trick choices, the two sides'
 scores and the score sheet with the partners' columns side by side.
 
-The snapshot keeps per-seat tuples (scores, bids, tricks); templates cannot index them by seat,
-so this hook turns them into one small dict per player and per sheet cell.
+The engine's State keeps per-seat tuples (scores, bids, tricks); templates cannot index them by
+seat, so this hook turns them into one small dict per player and per sheet cell. The bidding
+order is the engine's (``State.bidding_order``).
 """
 
 from __future__ import annotations
 
 from engine import fyrtioett
-from engine.base import clockwise
-from scoring.games import names_of
+from scoring.games import Pad, names_of, register
 
 
-def pad_context(game, state: dict, seats: list) -> dict:
+def pad_context(game, state: fyrtioett.State, seats: list) -> dict:
     names = names_of(seats)
-    players = state["players"]
+    players = state.players
     seat_of = {player: seat for seat, player in enumerate(players)}
-    teams = state.get("teams") or {p: seat % 2 for seat, p in enumerate(players)}
+    teams = state.teams
 
     def person(player: str) -> dict:
         return {
             "key": player,
             "name": names.get(player, player),
-            "score": state["scores"][seat_of[player]],
+            "score": state.scores[seat_of[player]],
             "side": teams[player],
-            "dealer": player == state["dealer"],
-            "forhand": player == state["forhand"],
+            "dealer": player == state.dealer,
+            "forhand": player == state.forhand,
         }
 
-    # Bidding goes counter-clockwise from förhand (F5): seat by seat to the right, which is
-    # clockwise in the seats taken backwards.
-    order = clockwise(players[::-1], state["forhand"], players)
     columns = [seat for side in fyrtioett.SIDES for seat in side]  # partners next to each other
     sides = [
         {
             "players": [person(players[seat]) for seat in side],
-            "won": bool(state["winners"]) and players[side[0]] in state["winners"],
+            "won": players[side[0]] in state.winners,
         }
         for side in fyrtioett.SIDES
     ]
     sheet = [
         {
-            "number": row["number"],
-            "dealer": names.get(row["dealer"], row["dealer"]),
-            "thrown_in": row["thrown_in"],
+            "number": row.number,
+            "dealer": names.get(row.dealer, row.dealer),
+            "thrown_in": row.thrown_in,
             "cells": [
                 {
-                    "bid": row["bids"][seat],
-                    "tricks": row["tricks"][seat] if row["tricks"] else None,
-                    "points": row["points"][seat],
-                    "score": row["scores"][seat],
-                    "made": row["points"][seat] > 0,
+                    "bid": row.bids[seat],
+                    "tricks": row.tricks[seat] if row.tricks else None,
+                    "points": row.points[seat],
+                    "score": row.scores[seat],
+                    "made": row.points[seat] > 0,
                 }
                 for seat in columns
             ],
         }
-        for row in reversed(state["sheet"])
+        for row in reversed(state.sheet)
     ]
-    low = state["rules"]["min_bid"]
+    low = state.rules.min_bid
     return {
         "f41": {
-            "order": [person(p) for p in order],
+            "order": [person(p) for p in state.bidding_order],
             "sides": sides,
             "columns": [person(players[seat]) for seat in columns],
             "sheet": sheet,
-            "deal_number": len(state["sheet"]) + 1,
-            "dealer": names.get(state["dealer"], state["dealer"]),
+            "deal_number": len(state.sheet) + 1,
+            "dealer": names.get(state.dealer, state.dealer),
             "bids": list(range(low, fyrtioett.TRICKS + 1)),
             "tricks": list(range(fyrtioett.TRICKS + 1)),
             "target": fyrtioett.TARGET,
             "min_worth": fyrtioett.MIN_WORTH,
             "double_from": fyrtioett.DOUBLE_FROM,
-            "winners": [names.get(p, p) for p in state["winners"]],
+            "winners": [names.get(p, p) for p in state.winners],
         }
     }
+
+
+PAD = Pad(
+    "fyrtioett",
+    template="scoring/pads/fyrtioett.html",
+    css="css/pads/fyrtioett.css",
+    context=pad_context,
+)
+register(PAD)

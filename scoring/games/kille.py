@@ -1,16 +1,18 @@
 """The Kille pad: what the table looks like now, and which buttons each player has.
 
 The pad asks one question at a time ("what just happened?"). Everything here is read from the
-engine's snapshot: the seats in order with dealer, förhand, knocker and folders marked, the pot,
-each player's net tonight, and for the current step the actions each player may take (the
-engine refuses anything else with a message, so these are a convenience, not the rules).
+engine's State: the seats in order with dealer, förhand, knocker, stayers and folders marked, the
+pot, each player's net tonight, and for the current step the actions each player may take (the
+engine refuses anything else with a message, so these are a convenience, not the rules). In the
+fold round only the player whose turn it is gets buttons, "stay" and "fold".
 """
 
 from __future__ import annotations
 
 from engine.base import clockwise
 from engine.cards import KilleRank
-from scoring.games import names_of
+from engine.kille import State
+from scoring.games import Pad, names_of, register
 from scoring.recording import with_names
 
 # Short faces for the card grid (7 columns on a phone); the full name goes in the label.
@@ -29,85 +31,96 @@ _SHORT = {
 KILLE_CARDS = [(rank.label, _SHORT.get(rank, rank.label)) for rank in KilleRank]
 
 
-def _actions(state: dict, key: str) -> list[str]:
+def _actions(state: State, key: str) -> list[str]:
     """The buttons a player's row offers in the current step."""
-    phase = state["phase"]
-    if state.get("finished"):
+    phase = state.phase
+    if state.finished:
         return []
-    if phase in ("declare", "declare2") and key == state["to_act"]:
+    if phase in ("declare", "declare2") and key == state.to_act:
         return ["bud", "knock"]
-    if phase == "fold" and key in state["may_fold"]:
-        return ["fold"]
-    if phase == "tricks" and key in state["active"]:
+    if phase == "fold" and key == state.to_act:
+        return ["stay", "fold"]
+    if phase == "tricks" and key in state.active:
         return ["fourth_trick"]
-    if phase == "showing" and key == state["to_act"]:
+    if phase == "showing" and key == state.to_act:
         return ["bud", "show"]
     return []
 
 
-def pad_context(game, state: dict, seats: list) -> dict:
+def pad_context(game, state: State, seats: list) -> dict:
     names = names_of(seats)
-    calls = dict(state.get("calls", []))
+    calls = dict(state.calls)
     rows = [
         {
             "key": seat.key,
             "name": seat.name,
-            "dealer": seat.key == state["dealer"],
-            "forhand": seat.key == state["forhand"],
-            "knocker": seat.key == state.get("knocker"),
-            "folded": seat.key in state.get("folded", []),
+            "dealer": seat.key == state.dealer,
+            "forhand": seat.key == state.forhand,
+            "knocker": seat.key == state.knocker,
+            "folded": seat.key in state.folded,
+            "stayed": seat.key in state.stayed,
             "call": calls.get(seat.key, ""),
-            "to_act": seat.key == state.get("to_act"),
-            "net": state["won_ore"][seat.key],
-            "pots_won": state["pots_won"][seat.key],
+            "to_act": seat.key == state.to_act,
+            "net": state.won_ore[seat.key],
+            "pots_won": state.pots_won[seat.key],
             "actions": _actions(state, seat.key),
         }
         for seat in seats
     ]
-    active = [{"key": key, "name": names[key]} for key in state.get("active", [])]
+    active = [{"key": key, "name": names[key]} for key in state.active]
     deals = [
         {
-            **row,
-            "dealer_name": names.get(row["dealer"], row["dealer"]),
-            "winner_name": names.get(row["winner"] or "", ""),
+            "number": row.number,
+            "outcome": row.outcome,
+            "pot_after": row.pot_after,
+            "penalty_ore": row.penalty_ore,
+            "dealer_name": names.get(row.dealer, row.dealer),
+            "winner_name": names.get(row.winner or "", ""),
         }
-        for row in reversed(state.get("deals", [])[-8:])
+        for row in reversed(state.deals[-8:])
     ]
     standings = [
         {
-            "name": names[s["player"]],
-            "placement": s["placement"],
-            "net": s["score"],
-            "pots_won": state["pots_won"][s["player"]],
+            "name": names[s.player],
+            "placement": s.placement,
+            "net": s.score,
+            "pots_won": state.pots_won[s.player],
         }
-        for s in state.get("standings", [])
+        for s in state.standings
     ]
-    tricks = state.get("tricks", [])
-    leader = state.get("leader")
-    trick_order = clockwise(state["players"], leader, state["active"]) if leader else []
+    leader = state.leader
+    trick_order = clockwise(state.players, leader, state.active) if leader else []
     return {
         "kille": {
             "rows": rows,
             "active": active,
-            "to_act_name": names.get(state.get("to_act") or "", ""),
-            "forhand_name": names[state["forhand"]],
-            "knocker_name": names.get(state.get("knocker") or "", ""),
-            "first_shower_name": names.get(state.get("first_shower") or "", ""),
-            "fourth_trick_name": names.get(state.get("fourth_trick") or "", ""),
-            "leader_name": names.get(state.get("leader") or "", ""),
-            "trick_number": len(tricks) + 1,
+            "to_act_name": names.get(state.to_act or "", ""),
+            "forhand_name": names[state.forhand],
+            "knocker_name": names.get(state.knocker or "", ""),
+            "first_shower_name": names.get(state.first_shower or "", ""),
+            "fourth_trick_name": names.get(state.fourth_trick or "", ""),
+            "leader_name": names.get(leader or "", ""),
+            "trick_number": len(state.tricks) + 1,
             "trick_order": [{"key": key, "name": names[key]} for key in trick_order],
             "tricks": [
-                ", ".join(f"{names[p]} {c}" for p, c in trick["plays"])
-                + f" → {names[trick['winner']]}"
-                for trick in tricks
+                ", ".join(f"{names[p]} {c}" for p, c in trick.plays) + f" → {names[trick.winner]}"
+                for trick in state.tricks
             ],
-            "last": [with_names(line, seats) for line in state.get("log", [])],
+            "last": [with_names(line, seats) for line in state.log],
             "deals": deals,
             "standings": standings,
-            "can_end": "end_evening" in state.get("expected", []),
-            "can_exchange": "exchange" in state.get("expected", []),
-            "second_round_open": state["phase"] == "fold",
+            "can_end": "end_evening" in state.expected,
+            "can_exchange": "exchange" in state.expected,
             "cards": KILLE_CARDS,
         }
     }
+
+
+PAD = Pad(
+    "kille",
+    template="scoring/pads/kille.html",
+    css="css/pads/kille.css",
+    context=pad_context,
+    calculator="scoring.calculators.kille",
+)
+register(PAD)

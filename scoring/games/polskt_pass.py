@@ -16,7 +16,8 @@ import json
 
 from club.models import Account, AccountKind
 from engine import polskt_pass as engine
-from scoring.games import names_of
+from engine.base import clockwise, left_of, right_of
+from scoring.games import Pad, names_of, register
 from scoring.models import Game, GameStatus
 
 BET_PREFIX = f"bet:{engine.KEY}:"
@@ -79,70 +80,66 @@ def _payload(**fields) -> str:
     return json.dumps(fields, ensure_ascii=False)
 
 
-def pad_context(game, state: dict, seats: list) -> dict:
-    if not state.get("players"):
-        return {}
+def pad_context(game, state: engine.State, seats: list) -> dict:
     names = names_of(seats)
     by_key = {seat.key: seat for seat in seats}
-    players = state["players"]
-    current = state.get("current") or None
-    betar = state.get("betar", [])
+    players = state.players
+    current = state.current
+    betar = state.betar
     if current:
-        in_play = current.get("bet_in_play")
+        in_play = current.bet_in_play
     else:
-        least = min(betar, key=lambda b: (b["amount_ore"], b["id"]), default=None)
-        in_play = least["id"] if least else None
+        least = min(betar, key=lambda b: (b.amount_ore, b.id), default=None)
+        in_play = least.id if least else None
 
-    dealer = state.get("dealer", players[0])
-    index = players.index(dealer)
-    cutter = players[(index - 1) % len(players)]
-    forhand = players[(index + 1) % len(players)]
-    order = [players[(index + 1 + i) % len(players)] for i in range(len(players))]
+    dealer = state.dealer or players[0]
+    cutter, forhand = right_of(players, dealer), left_of(players, dealer)
+    order = clockwise(players, forhand, players)
 
     pp: dict = {
         "betar": [
             {
-                "id": bet["id"],
-                "amount_ore": bet["amount_ore"],
-                "owners": _owners_text(bet.get("owners", []), names) or "?",
-                "in_play": bet["id"] == in_play and not state.get("finished"),
+                "id": bet.id,
+                "amount_ore": bet.amount_ore,
+                "owners": _owners_text(bet.owners, names) or "?",
+                "in_play": bet.id == in_play and not state.finished,
             }
             for bet in betar
         ],
-        "in_play": next((b for b in betar if b["id"] == in_play), None),
-        "finished": bool(state.get("finished")),
+        "in_play": next((b for b in betar if b.id == in_play), None),
+        "finished": state.finished,
         "dealer": names.get(dealer, dealer),
         "cutter": names.get(cutter, cutter),
         "forhand": names.get(forhand, forhand),
-        "deal_no": len(state.get("sheet", [])) + 1,
+        "deal_no": len(state.sheet) + 1,
         "suits": [_suit(code) for code in engine.SUITS],
-        "money": [(seat.name, state.get("money", {}).get(seat.key, 0)) for seat in seats],
-        "sheet": [_sheet_row(row, names) for row in reversed(state.get("sheet", []))],
+        "money": [(seat.name, state.money.get(seat.key, 0)) for seat in seats],
+        "sheet": [_sheet_row(row, names) for row in reversed(state.sheet)],
     }
-    if state.get("phase") == engine.DEAL:
+    if state.phase == engine.DEAL:
         pp["turn_up"] = _turn_up_grid()
     if current:
-        turned = current["turned_suit"]
+        turned = current.turned_suit
         pp["turned"] = _suit(turned)
-        pp["trump"] = _suit(current["trump"]) if current.get("trump") else None
-        pp["spelforare"] = _owners_text(current.get("spelforare", []), names)
-        pp["round"] = current.get("round", 0)
+        pp["trump"] = _suit(current.trump) if current.trump else None
+        pp["spelforare"] = _owners_text(current.spelforare, names)
+        pp["round"] = current.round
         pp["bidders"] = [
             {
                 "seat": by_key[key],
                 # All four columns, so the rows line up; the others may not name the turned suit.
                 "suits": [
-                    {**_suit(code), "allowed": key == current["forhand"] or code != turned}
+                    {**_suit(code), "allowed": key == current.forhand or code != turned}
                     for code in engine.SUITS
                 ],
             }
             for key in order
         ]
-        taken = current.get("trick_winners", [])
+        taken = current.trick_winners
         pp["trick_no"] = len(taken) + 1
         pp["tricks_so_far"] = [names.get(w, w) for w in taken]
-        pp["la_vola"] = current.get("la_vola")
-        if "la_vola" in state.get("expected", []):
+        pp["la_vola"] = current.la_vola
+        if "la_vola" in state.expected:
             pp["la_vola_seat"] = by_key[taken[0]]
     return {"pp": pp}
 
@@ -167,28 +164,34 @@ def _turn_up_grid() -> list[dict]:
     return rows
 
 
-def _sheet_row(row: dict, names: dict[str, str]) -> dict:
-    tricks = row.get("tricks") or {}
+def _sheet_row(row: engine.DealRow, names: dict[str, str]) -> dict:
     return {
-        "number": row["number"],
-        "dealer": names.get(row["dealer"], row["dealer"]),
-        "turned": row.get("turned", ""),
-        "trump": engine.SUIT_SYMBOLS.get(row.get("trump") or "", ""),
-        "red": row.get("trump") in ("H", "D"),
-        "spelforare": _owners_text(row.get("spelforare", []), names),
-        "outcome": row["outcome"],
-        "winner": names.get(row.get("winner") or "", ""),
-        "la_vola": names.get(row.get("la_vola") or "", ""),
+        "number": row.number,
+        "dealer": names.get(row.dealer, row.dealer),
+        "turned": row.turned,
+        "trump": engine.SUIT_SYMBOLS.get(row.trump or "", ""),
+        "red": row.trump in ("H", "D"),
+        "spelforare": _owners_text(row.spelforare, names),
+        "outcome": row.outcome,
+        "winner": names.get(row.winner or "", ""),
+        "la_vola": names.get(row.la_vola or "", ""),
         "tricks": " · ".join(
-            f"{names.get(p, p)} {n}" for p, n in sorted(tricks.items(), key=lambda i: -i[1])
+            f"{names.get(p, p)} {n}" for p, n in sorted(row.tricks.items(), key=lambda i: -i[1])
         ),
-        "amount_ore": row["amount_ore"],
+        "amount_ore": row.amount_ore,
         "betar_set": [
-            {
-                "id": b["id"],
-                "amount_ore": b["amount_ore"],
-                "owners": _owners_text(b["owners"], names),
-            }
-            for b in row.get("betar_set", [])
+            {"id": b.id, "amount_ore": b.amount_ore, "owners": _owners_text(b.owners, names)}
+            for b in row.betar_set
         ],
     }
+
+
+PAD = Pad(
+    "polskt_pass",
+    template="scoring/pads/polskt_pass.html",
+    css="css/pads/polskt_pass.css",
+    context=pad_context,
+    start_setup=start_setup,
+    calculator="scoring.calculators.polskt_pass",
+)
+register(PAD)

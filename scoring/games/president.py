@@ -3,24 +3,24 @@
 from __future__ import annotations
 
 from engine import president
-from scoring.games import names_of
+from scoring.games import Pad, names_of, register
 
 
-def pad_context(game, state: dict, seats: list) -> dict:
+def pad_context(game, state: president.State, seats: list) -> dict:
     names = names_of(seats)
-    rules = state["rules"]
-    players = state["players"]
-    points = president.placement_points(len(players), trouduc=rules["trouduc"])
-    pending = state.get("pending", [])
+    rules = state.rules
+    players = state.players
+    points = president.placement_points(len(players), trouduc=rules.trouduc)
+    pending = state.pending
     board = sorted(
         (
             {
                 "key": key,
                 "name": names.get(key, key),
-                "score": state["scores"][key],
-                "to_go": max(state["target"] - state["scores"][key], 0),
-                "president": key == state.get("president"),
-                "last": key == state.get("last"),
+                "score": state.scores[key],
+                "to_go": max(state.target - state.scores[key], 0),
+                "president": key == state.president,
+                "last": key == state.last,
             }
             for key in players
         ),
@@ -28,15 +28,13 @@ def pad_context(game, state: dict, seats: list) -> dict:
     )
     sheet = [
         {
-            "number": row["number"],
-            "cells": [
-                {"points": row["points"][key], "score": row["scores"][key]} for key in players
-            ],
+            "number": row.number,
+            "cells": [{"points": row.points[key], "score": row.scores[key]} for key in players],
         }
-        for row in reversed(state.get("sheet", []))
+        for row in reversed(state.sheet)
     ]
     return {
-        "pr_variant": "Trouduc" if rules["trouduc"] else "President",
+        "pr_variant": "Trouduc" if rules.trouduc else "President",
         "pr_board": board,
         "pr_gone_out": [
             {"key": key, "name": names.get(key, key), "place": i + 1, "points": points[i]}
@@ -50,3 +48,12 @@ def pad_context(game, state: dict, seats: list) -> dict:
         "pr_points_now": points[len(pending)],
         "pr_sheet": sheet,
     }
+
+
+PAD = Pad(
+    "president",
+    template="scoring/pads/president.html",
+    css="css/pads/president.css",
+    context=pad_context,
+)
+register(PAD)

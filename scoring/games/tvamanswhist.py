@@ -9,17 +9,17 @@ point per early trick, 2 per late) asks for the first player's early and late tr
 from __future__ import annotations
 
 from engine import tvamanswhist
-from scoring.games import names_of, short_names
+from scoring.games import Pad, names_of, register, short_names
 
 
-def pad_context(game, state: dict, seats: list) -> dict:
+def pad_context(game, state: tvamanswhist.State, seats: list) -> dict:
     names = names_of(seats)
     short = short_names(names)
-    first, second = state["players"]
-    rules = state["rules"]
-    total = tvamanswhist.COUNTED[rules["counting"]]
+    first, second = state.players
+    rules = state.rules
+    total = tvamanswhist.COUNTED[rules.counting]
     splits = []
-    if rules["counting"] != "points":
+    if rules.counting != "points":
         for n in range(total, -1, -1):
             if 2 * n == total:
                 splits += [(n, total - n, first), (n, total - n, second)]
@@ -30,37 +30,46 @@ def pad_context(game, state: dict, seats: list) -> dict:
             "key": p,
             "name": names[p],
             "short": short[p],
-            "deals_won": state["deals_won"][p],
-            "points": state["points"][p],
-            "won": state["winner"] == p,
-            "dealer": state["dealer"] == p and not state["finished"],
+            "deals_won": state.deals_won[p],
+            "points": state.points[p],
+            "won": state.winner == p,
+            "dealer": state.dealer == p and not state.finished,
         }
-        for p in state["players"]
+        for p in state.players
     ]
     sheet = [
         {
-            "number": row["number"],
+            "number": row.number,
             "cells": [
-                {"counted": row["counted"][p], "won": row["winner"] == p, "last": row["last"] == p}
-                for p in state["players"]
+                {"counted": row.counted[p], "won": row.winner == p, "last": row.last == p}
+                for p in state.players
             ],
         }
-        for row in reversed(state["sheet"])
+        for row in reversed(state.sheet)
     ]
     return {
         "tw": {
             "first": {"key": first, "short": short[first]},
             "second": {"key": second, "short": short[second]},
             "players": players,
-            "counting": rules["counting"],
+            "counting": rules.counting,
             "total": total,
             "splits": splits,
             "half": list(range(tvamanswhist.HALF + 1)),
-            "deals_to_win": rules["deals_to_win"],
-            "points_to_win": rules["points_to_win"],
-            "deal_number": len(state["sheet"]) + 1,
-            "dealer": names.get(state["dealer"], state["dealer"]),
+            "deals_to_win": rules.deals_to_win,
+            "points_to_win": rules.points_to_win,
+            "deal_number": len(state.sheet) + 1,
+            "dealer": names.get(state.dealer, state.dealer),
             "sheet": sheet,
-            "winner": names.get(state["winner"]) if state["winner"] else None,
+            "winner": names.get(state.winner) if state.winner else None,
         }
     }
+
+
+PAD = Pad(
+    "tvamanswhist",
+    template="scoring/pads/tvamanswhist.html",
+    css="css/pads/tvamanswhist.css",
+    context=pad_context,
+)
+register(PAD)

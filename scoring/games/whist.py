@@ -1,12 +1,13 @@
-"""The whist pad: the snapshot shaped for the template — sides with names, the running rubber's
-score sheet, the last finished rubber, the evening so far, and the choices for one deal."""
+"""The whist pad: the engine's State shaped for the template — sides with names, the running
+rubber's score sheet, the last finished rubber, the evening so far, and the choices for one deal
+(the tricks, and the honours as the split the table saw)."""
 
 from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
 from engine import whist
-from scoring.games import names_of
+from scoring.games import Pad, names_of, register
 
 VARIANT_NAMES = {
     "short": _("Short whist"),
@@ -16,55 +17,69 @@ VARIANT_NAMES = {
 }
 
 
-def pad_context(game, state: dict, seats: list) -> dict:
+def pad_context(game, state: whist.State, seats: list) -> dict:
     names = names_of(seats)
     short = _first_names(names)
-    rules = state["rules"]
-    variant = rules["variant"]
-    partnership = variant != "guerre"
+    variant = state.rules.variant
+    partnership = state.rules.partnership
     sides = [
         {
             "index": index,
             "label": " & ".join(names.get(p, p) for p in players),
             "short": " & ".join(short.get(p, p) for p in players),
             "players": players,
-            "score": state["scores"][index],
-            "games": state["games"][index],
-            "rubber_points": state["rubber_points"][index],
+            "score": state.scores[index],
+            "games": state.games[index],
+            "rubber_points": state.rubber_points[index],
         }
-        for index, players in enumerate(state["sides"])
+        for index, players in enumerate(state.sides)
     ]
     labels = [side["label"] for side in sides]
-    honour_counts = sorted(whist.HONOURS[variant]) if _with_honours(rules) else []
-    nets = state.get("nets", {})
+    money = state.money
     return {
         "whist": {
             "partnership": partnership,
             "variant_name": str(VARIANT_NAMES.get(variant, variant)),
-            "target": whist.TARGETS[variant],
+            "target": state.rules.target,
             "sides": sides,
-            "dealer": names.get(state["dealer"], state["dealer"]),
-            "deal_number": len(state["deals"]) + 1,
-            "rows": [_row(row, labels) for row in state["deals"]],
-            "last_rubber": _rubber(state["rubbers"][-1], labels, names)
-            if state["rubbers"]
-            else None,
-            "rubbers_played": len(state["rubbers"]),
+            "dealer": names.get(state.dealer, state.dealer),
+            "deal_number": len(state.deals) + 1,
+            "rows": [_row(row, labels) for row in state.deals],
+            "last_rubber": _rubber(state.rubbers[-1], labels, names) if state.rubbers else None,
+            "rubbers_played": len(state.rubbers),
             "evening": [
                 {
                     "name": names.get(player, player),
-                    "side": labels[state["teams"][player]],
-                    "rubbers_won": state["rubbers_won"][player],
-                    "points": _signed(state["points"][player]),
-                    "money": nets.get(player, 0),
+                    "side": labels[state.teams[player]],
+                    "rubbers_won": state.rubbers_won[player],
+                    "points": _signed(state.points[player]),
+                    "money": money[player],
                 }
-                for player in state["players"]
+                for player in state.players
             ],
             "trick_choices": list(range(7, 14)) if partnership else list(range(0, 14)),
-            "honour_counts": honour_counts,
-            "can_end": "end_evening" in state["expected"],
+            "honours": _honour_choices(state),
+            "can_end": "end_evening" in state.expected,
         }
     }
+
+
+def _honour_choices(state: whist.State) -> dict | None:
+    """The split chips: partners tap one of 4–0 … 0–4 (side 0 first); à la guerre each player's
+    count, 0 to 5 (one may be left out: he held the rest). None when honours do not count."""
+    cards = state.honours_in_play
+    if not cards:
+        return None
+    if state.rules.partnership:
+        splits = [(held, cards - held) for held in range(cards, -1, -1)]
+        return {
+            "cards": cards,
+            "splits": [
+                {"value": f"{a}-{b}", "label": f"{a}\u2013{b}", "scores": max(a, b) >= 3}
+                for a, b in splits
+            ],
+        }
+    return {"cards": cards, "counts": list(range(cards + 1))}
 
 
 def _first_names(names: dict[str, str]) -> dict[str, str]:
@@ -77,38 +92,45 @@ def _signed(number: int) -> str:
     return f"{number:+d}".replace("-", "\u2212") if number else "0"
 
 
-def _with_honours(rules: dict) -> bool:
-    return bool(rules["honours"]) and bool(whist.HONOURS[rules["variant"]])
-
-
-def _row(row: dict, labels: list[str]) -> dict:
+def _row(row: whist.DealRow, labels: list[str]) -> dict:
     return {
-        "number": row["number"],
+        "number": row.number,
         "cells": [
             {
-                "tricks": row["tricks"][side],
-                "points": row["points"][side],
-                "score": row["scores"][side],
-                "honours": row["honours"][side],
-                "game": side in row["game"],
-                "void": row["honours_void"] and row["honours"][side] > 0,
+                "tricks": row.tricks[side],
+                "points": row.points[side],
+                "score": row.scores[side],
+                "honours": row.honours[side],
+                "game": side in row.game,
+                "void": row.honours_void and row.honours[side] > 0,
             }
             for side in range(len(labels))
         ],
-        "game_value": row["game_value"],
-        "stopped": row["stopped"],
+        "split": "\u2013".join(str(n) for n in row.split),
+        "game_value": row.game_value,
+        "stopped": row.stopped,
     }
 
 
-def _rubber(rubber: dict, labels: list[str], names: dict[str, str]) -> dict:
+def _rubber(rubber: whist.RubberRow, labels: list[str], names: dict[str, str]) -> dict:
     return {
-        "number": rubber["number"],
-        "winners": " · ".join(labels[side] for side in rubber["winners"]),
-        "points": rubber["points"],
-        "games": rubber["games"],
-        "difference": rubber["difference"],
+        "number": rubber.number,
+        "winners": " · ".join(labels[side] for side in rubber.winners),
+        "points": rubber.points,
+        "games": rubber.games,
+        "difference": rubber.difference,
         "money": [
             {"name": names.get(player, player), "amount": amount}
-            for player, amount in sorted(rubber["nets"].items(), key=lambda kv: -kv[1])
+            for player, amount in sorted(rubber.nets.items(), key=lambda kv: -kv[1])
         ],
     }
+
+
+PAD = Pad(
+    "whist",
+    template="scoring/pads/whist.html",
+    css="css/pads/whist.css",
+    context=pad_context,
+    calculator="scoring.calculators.whist",
+)
+register(PAD)

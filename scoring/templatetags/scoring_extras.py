@@ -1,8 +1,5 @@
-from html import escape
-
 from django import template
-from django.utils.safestring import mark_safe
-from django.utils.translation import gettext as _
+from django.urls import reverse
 
 register = template.Library()
 
@@ -13,38 +10,43 @@ def get_item(mapping, key):
     return mapping.get(key, "") if hasattr(mapping, "get") else ""
 
 
-@register.simple_tag
-def cribbage_board(state: dict, seats) -> str:
-    """An SVG cribbage board: one track per player, front and back pegs, the score to go."""
-    target = state["rules"]["target"]
-    width, left, right, track = 360, 8, 8, 34
-    span = width - left - right
-    rows = []
-    for index, seat in enumerate(seats):
-        y = 14 + index * track
-        score = state["scores"][seat.key]
-        back = state["back_pegs"][seat.key]
-        holes = "".join(
-            f'<circle cx="{left + span * h / target:.1f}" cy="{y}" r="1.3" class="hole'
-            f'{" five" if h % 5 == 0 else ""}"/>'
-            for h in range(0, target + 1, 5 if target > 61 else 1)
-        )
-        dealer = ' class="dealer"' if seat.key == state["dealer"] else ""
-        rows.append(
-            f'<g class="track track{index}">'
-            f'<line x1="{left}" x2="{width - right}" y1="{y}" y2="{y}"/>'
-            f"{holes}"
-            f'<circle cx="{left + span * back / target:.1f}" cy="{y}" r="4.5" class="peg back"/>'
-            f'<circle cx="{left + span * score / target:.1f}" cy="{y}" r="6" class="peg front"/>'
-            f'<text x="{left}" y="{y + 18}"{dealer}>{escape(seat.name)}: {score} '
-            f"({escape(_('%(n)s to go') % {'n': target - score})})</text></g>"
-        )
-    height = 14 + len(seats) * track
-    title = " · ".join(f"{seat.name} {state['scores'][seat.key]}" for seat in seats)
-    return mark_safe(  # noqa: S308 - every text in it is escaped above
-        f'<svg viewBox="0 0 {width} {height}" class="board" role="img" '
-        f'aria-label="{escape(title)}">' + "".join(rows) + "</svg>"
-    )
+_BOARD_WIDTH, _BOARD_MARGIN, _BOARD_TRACK = 360, 8, 34
+
+
+@register.inclusion_tag("scoring/pads/_cribbage_board.html")
+def cribbage_board(state, seats) -> dict:
+    """An SVG cribbage board (``scoring/pads/_cribbage_board.html``): one track per player,
+    front and back pegs, the score to go. ``state`` is the cribbage engine's State; this works
+    out where each peg and hole goes, the template draws them."""
+    target = state.rules.target
+    span = _BOARD_WIDTH - 2 * _BOARD_MARGIN
+
+    def x(points: int) -> str:
+        return f"{_BOARD_MARGIN + span * points / target:.1f}"
+
+    step = 5 if target > 61 else 1
+    tracks = [
+        {
+            "index": index,
+            "y": 14 + index * _BOARD_TRACK,
+            "label_y": 14 + index * _BOARD_TRACK + 18,
+            "name": seat.name,
+            "score": state.scores[seat.key],
+            "to_go": target - state.scores[seat.key],
+            "front": x(state.scores[seat.key]),
+            "back": x(state.back_pegs[seat.key]),
+            "dealer": seat.key == state.dealer,
+            "holes": [{"x": x(h), "five": h % 5 == 0} for h in range(0, target + 1, step)],
+        }
+        for index, seat in enumerate(seats)
+    ]
+    return {
+        "width": _BOARD_WIDTH,
+        "height": 14 + len(seats) * _BOARD_TRACK,
+        "left": _BOARD_MARGIN,
+        "right": _BOARD_WIDTH - _BOARD_MARGIN,
+        "tracks": tracks,
+    }
 
 
 @register.filter
@@ -57,3 +59,49 @@ def pretty_card(code) -> str:
         return parse_card(str(code)).pretty
     except CardError:
         return str(code)
+
+
+# --- the pad's event form ----------------------------------------------------------------------
+
+
+class EventFormNode(template.Node):
+    def __init__(self, nodelist, options: dict):
+        self.nodelist = nodelist
+        self.options = options
+
+    def render(self, context) -> str:
+        values = {name: value.resolve(context) for name, value in self.options.items()}
+        game = context["game"]
+        event_type = values.get("type") or ""
+        inner = {
+            "action": reverse("scoring:game-event", args=[game.club.slug, game.pk]),
+            "event_type": event_type,
+            "key": values.get("key") or event_type or "event",
+            "class": values.get("class") or "",
+            "testid": values.get("testid") or "",
+            "body": self.nodelist.render(context),
+        }
+        form = context.template.engine.get_template("scoring/pads/_event_form.html")
+        with context.push(**inner):
+            return form.render(context)
+
+
+@register.tag
+def event_form(parser, token):
+    """``{% event_form type="deal" class="card step" testid="n99-deal" %} … {% endevent_form %}``:
+    the one way a pad writes a form that records an event. It posts to the game's event URL and
+    carries the CSRF token, the expected seq, an idempotency key (``key``, default the type; it
+    tells apart the forms of one page) and, if given, the event type; the outbox in
+    ``static/js/pad.js`` sends it. Options: ``type``, ``key``, ``class``, ``testid``."""
+    bits = token.split_contents()[1:]
+    options = {}
+    for bit in bits:
+        name, _, value = bit.partition("=")
+        if name not in ("type", "key", "class", "testid") or not value:
+            raise template.TemplateSyntaxError(
+                f"event_form takes type=, key=, class=, testid=: {bit}"
+            )
+        options[name] = parser.compile_filter(value)
+    nodelist = parser.parse(("endevent_form",))
+    parser.delete_first_token()
+    return EventFormNode(nodelist, options)

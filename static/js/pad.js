@@ -143,6 +143,7 @@
     for (let details = form.closest("details"); details; details = details.parentElement.closest("details")) {
       details.open = true;
     }
+    updateSums(form);
   }
 
   // --- where the message goes: next to the button the thumb pressed ------------------------
@@ -440,6 +441,28 @@
     }
   });
 
+  // --- live sums ------------------------------------------------------------------------
+  // An element [data-live-sum] shows the sum of its form's checked [data-points] inputs while
+  // the scorer taps (Vändåtta: the hand's minus points). The values come from the engine
+  // through the template; nothing here knows a game's rules.
+  function updateSums(root) {
+    for (const out of (root || document).querySelectorAll("[data-live-sum]")) {
+      const form = out.closest("form");
+      if (!form) continue;
+      let total = 0;
+      for (const input of form.querySelectorAll("input:checked[data-points]")) {
+        total += Number(input.dataset.points) || 0;
+      }
+      out.textContent = total < 0 ? `\u2212${-total}` : String(total);
+    }
+  }
+
+  document.addEventListener("change", (event) => {
+    const form = event.target.closest?.("form");
+    if (form?.querySelector("[data-live-sum]")) updateSums(form);
+  });
+  document.addEventListener("htmx:after:swap", () => updateSums(padEl()));
+
   // --- wiring ----------------------------------------------------------------------------
   document.addEventListener(
     "submit",
@@ -471,6 +494,7 @@
     // A tap still waiting from before (the page was closed or reloaded): show what it holds.
     const waiting = pending && findForm(pending.form);
     if (waiting) fill(waiting, pending);
+    updateSums(padEl());
     showState();
     send();
   }

@@ -109,11 +109,12 @@ def test_a_nittionio_deal_with_a_show_is_recorded_by_tapping(page, live_server, 
     open_pad(page, live_server, game)
     expect(page.get_by_test_id("n99-deal")).to_be_visible()
 
-    # s1 (förhand) declares, s2 shows; s0 and s1 make 2 and 4, s2 misses (bid not shown).
+    # s1 (förhand) declares, s2 shows; s0 and s1 make 2 and 4, s2 bid 2 (his shown cards) and
+    # takes 3. A player who showed laid his bid cards face up: his bid is known, not "missed".
     tap(page, "call-s1-declare")
     tap(page, "call-s2-show")
     tap(page, "bid-s1-4")
-    tap(page, "bid-s2-bet")
+    tap(page, "bid-s2-2")
     tap(page, "bid-s0-2")
     tap(page, "tricks-s1-4")
     tap(page, "tricks-s2-3")
@@ -129,7 +130,7 @@ def test_a_nittionio_deal_with_a_show_is_recorded_by_tapping(page, live_server, 
     expect(page.get_by_test_id("score-s0")).to_contain_text("82")
     expect(page.get_by_test_id("score-s1")).to_contain_text("84")
     expect(page.get_by_test_id("score-s2")).to_contain_text("3")
-    expect(page.get_by_test_id("n99-sheet")).to_contain_text("–/3 +3 V")
+    expect(page.get_by_test_id("n99-sheet")).to_contain_text("2/3 +3 V")
     # The calls start again at pass for the next deal.
     expect(page.get_by_test_id("call-s2-pass")).to_be_checked()
     assert_fits_the_phone(page)
@@ -142,11 +143,16 @@ def test_a_femhundra_deal_is_recorded_from_the_bid_table(page, live_server, outp
     game = recording.start_game(club, "femhundra", players, None, rules={"misere": True})
     open_pad(page, live_server, game)
     expect(page.get_by_test_id("fh-deal")).to_be_visible()
-    expect(page.get_by_test_id("contract-8H")).to_have_attribute("aria-label", re.compile("300"))
+    expect(page.get_by_test_id("call-1-8H")).to_have_attribute("aria-label", re.compile("300"))
 
-    # s1 (förhand) wins the bidding with 8♥ (300) and takes 8; s2 and s0 one each.
-    tap(page, "declarer-s1")
-    tap(page, "contract-8H")
+    # s1 (förhand) bids 8♥ (300), s2 and s0 pass; the next call shows only higher bids.
+    tap(page, "call-1-8H")
+    expect(page.get_by_test_id("call-2-8H")).to_be_hidden()
+    expect(page.get_by_test_id("call-2-8D")).to_be_hidden()
+    expect(page.get_by_test_id("call-2-8NT")).to_be_visible()
+    expect(page.get_by_test_id("call-3-pass")).to_be_hidden()  # not its turn yet
+    tap(page, "call-2-pass")
+    tap(page, "call-3-pass")
     tap(page, "tricks-s1-8")
     tap(page, "tricks-s2-1")
     assert shown(page, ".sum-left") == "1"
@@ -160,7 +166,8 @@ def test_a_femhundra_deal_is_recorded_from_the_bid_table(page, live_server, outp
     expect(page.get_by_test_id("fh-sheet")).to_contain_text("8♥")
 
     # Nobody bids: ten a trick each.
-    tap(page, "declarer-none")
+    for call in (1, 2, 3):
+        tap(page, f"call-{call}-pass")
     for seat, took in ((2, 4), (0, 3), (1, 3)):
         tap(page, f"tricks-s{seat}-{took}")
     page.get_by_test_id("fh-save").click()
@@ -176,7 +183,8 @@ def test_a_four_player_femhundra_pad_shows_the_two_sides(page, live_server, outp
     recording.append_event(
         game,
         "deal",
-        {"declarer": "s0", "contract": "8H", "tricks": _by_seat(5, 1, 4, 0)},
+        # From förhand s1: three passes (who passes stays out), then the dealer s0 bids 8♥.
+        {"auction": ["pass", "pass", "pass", "8H"], "tricks": _by_seat(5, 1, 4, 0)},
         expected_seq=0,
         idempotency_key="one",
         by=None,

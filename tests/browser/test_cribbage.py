@@ -61,3 +61,44 @@ def test_a_whole_deal_is_recorded_by_tapping(page, live_server, output_dir):
     game = Game.objects.get(club=club, game_key="cribbage")
     assert game.snapshot["scores"] == {"s0": 26, "s1": 10}
     assert game.seq == 6
+
+
+def test_the_play_is_recorded_by_tapping_each_cards_rank_and_go(page, live_server, output_dir):
+    club = load_demo()
+    log_in(page, live_server, DEMO_USERNAME, DEMO_PASSWORD)
+    page.goto(f"{live_server.url}/c/{club.slug}/play/cribbage/")
+    page.get_by_text("Doris Ek").click()  # deals first: Ivar leads
+    page.get_by_text("Ivar Lund").click()
+    page.get_by_role("button", name="Starta spelet").click()
+    expect(page).to_have_url(re.compile(r"/games/\d+/$"))
+    board = page.locator("svg.board")
+    page.get_by_test_id("card-5D").click()
+    expect(page.get_by_test_id("play-cards")).to_contain_text("Ivar Lund spelar")
+    expect(page.get_by_test_id("play-go")).to_have_attribute("aria-disabled", "true")
+    # Every target is big enough for a thumb, and the row fits the phone.
+    for name in ("A", "10", "K", "go"):
+        box = page.get_by_test_id(f"play-{name}").bounding_box()
+        assert box["width"] >= 44, name
+        assert box["height"] >= 44, name
+    assert_fits_the_phone(page)
+    page.screenshot(path=output_dir / "5-play-by-cards.png", full_page=True)
+
+    count = page.get_by_test_id("play-count")
+    for rank, total in (("5", 5), ("10", 15), ("7", 22), ("7", 29)):
+        page.get_by_test_id(f"play-{rank}").click()
+        expect(count).to_have_text(str(total))
+    expect(board).to_have_attribute("aria-label", "Doris Ek 4 · Ivar Lund 0")  # 15 and a pair
+    expect(page.get_by_test_id("play-3")).to_have_attribute("aria-disabled", "true")  # 32 > 31
+    page.get_by_test_id("play-go").click()  # Ivar has nothing that fits
+    expect(page.get_by_test_id("play-cards")).to_contain_text("Doris Ek spelar")
+    page.get_by_test_id("play-2").click()  # Doris: 31 for 2
+    expect(count).to_have_text("0")
+    expect(board).to_have_attribute("aria-label", "Doris Ek 6 · Ivar Lund 0")
+    for rank, total in (("3", 3), ("4", 7)):
+        page.get_by_test_id(f"play-{rank}").click()
+        expect(count).to_have_text(str(total))
+    page.get_by_test_id("play-5").click()  # the run 3-4-5 and the last card: Ivar 4
+    expect(board).to_have_attribute("aria-label", "Doris Ek 6 · Ivar Lund 4")
+    expect(page.get_by_test_id("play-cards")).to_have_count(0)
+    expect(page.get_by_test_id("show-8")).to_be_visible()  # now Ivar counts his hand
+    page.screenshot(path=output_dir / "6-play-over.png", full_page=True)

@@ -25,13 +25,18 @@ def test_a_scorer_records_a_deal_with_a_showing_by_tapping(page, live_server, ou
     page.get_by_test_id("ante").click()
     expect(pot).to_contain_text("8,00")
 
-    # Bo (förhand) knocks, Dan folds, Bo knocks again in the second call.
+    # Bo (förhand) knocks; from his left Cilla stays, Dan folds, Anna stays; Bo knocks again in
+    # the second call.
     page.get_by_test_id("knock-s1").click()
+    expect(page.get_by_test_id("stay-s2")).to_be_visible()
+    expect(page.get_by_test_id("fold-s3")).to_have_count(0)  # not his turn yet
+    page.get_by_test_id("stay-s2").click()
     expect(page.get_by_test_id("fold-s3")).to_be_visible()
     assert_fits_the_phone(page)
     page.screenshot(path=output_dir / "kille-fold.png", full_page=True)
     page.get_by_test_id("fold-s3").click()
     expect(page.get_by_test_id("seat-s3")).to_have_class("kille-seat folded")
+    page.get_by_test_id("stay-s0").click()
     page.get_by_test_id("knock-s1").click()
 
     # Cilla took the fourth trick and lays up first.

@@ -31,7 +31,7 @@ def start(page, live_server, club, key: str, count: int, options=None) -> list[M
 
 
 def hand_sum(page) -> str:
-    """The hand's minus points, a CSS counter."""
+    """The hand's minus points, summed while tapping from the engine's values."""
     return shown(page, ".vd-sum-value")
 
 
@@ -47,13 +47,13 @@ def test_a_vandatta_game_is_played_by_tapping(page, live_server, output_dir):
     hand = page.get_by_test_id("vd-hand")
     expect(hand.get_by_role("heading")).to_contain_text(players[2].name)
     tap(page, "vd-courts-2")
-    assert hand_sum(page) == "-20"
+    assert hand_sum(page) == "−20"
     page.get_by_test_id("vd-record").click()
     expect(hand.get_by_role("heading")).to_contain_text(players[0].name)
     expect(page.get_by_test_id("total-s2")).to_contain_text("-20")  # this deal so far
     tap(page, "vd-eights-1")
     tap(page, "vd-aces-1")
-    assert hand_sum(page) == "-40"
+    assert hand_sum(page) == "−40"
     assert_fits_the_phone(page)
     page.screenshot(path=output_dir / "vandatta-counting-a-hand.png", full_page=True)
     hand.scroll_into_view_if_needed()

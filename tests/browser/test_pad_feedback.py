@@ -128,7 +128,8 @@ def test_a_refused_nittionio_deal_keeps_the_calls_bids_and_tricks(page, live_ser
     assert Event.objects.filter(game=game).count() == 1
 
 
-ELEVEN_TRICKS = ["declarer-s1", "contract-8H", "tricks-s1-8", "tricks-s2-1", "tricks-s0-2"]
+AUCTION = ["call-1-8H", "call-2-pass", "call-3-pass"]  # s1 (förhand) bids 8♥, the others pass
+ELEVEN_TRICKS = [*AUCTION, "tricks-s1-8", "tricks-s2-1", "tricks-s0-2"]
 
 
 def test_a_refused_femhundra_deal_keeps_the_contract_and_tricks(page, live_server, output_dir):

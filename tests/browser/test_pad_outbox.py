@@ -191,11 +191,13 @@ def test_a_conflict_on_a_long_bidding_pad_is_not_hidden_behind_the_sticky_tally(
     club = load_demo()
     game = recording.start_game(club, "femhundra", seated(club, 3), None)
     open_pad(page, live_server, game)
-    tap_all(page, ["declarer-s1", "contract-8H", "tricks-s1-8", "tricks-s2-1", "tricks-s0-1"])
+    calls = ["call-1-8H", "call-2-pass", "call-3-pass"]
+    tap_all(page, [*calls, "tricks-s1-8", "tricks-s2-1", "tricks-s0-1"])
     recording.append_event(  # another phone's deal
         game,
         "deal",
-        {"declarer": "s0", "contract": "8H", "tricks": {"s0": 5, "s1": 1, "s2": 4}},
+        # From förhand s1: two passes, then the dealer s0 bids 8♥ (one chance each).
+        {"auction": ["pass", "pass", "8H"], "tricks": {"s0": 5, "s1": 1, "s2": 4}},
         expected_seq=0,
         idempotency_key="other-phone",
         by=None,

@@ -26,16 +26,16 @@ def test_a_scorer_taps_a_whole_rubber_and_sees_the_money(page, live_server, outp
     assert_fits_the_phone(page)
     page.screenshot(path=output_dir / "whist-start.png", full_page=True)
 
-    def tap(side: int, tricks: int, honours: str | None = None, seq: int = 0) -> None:
-        if honours:
-            page.get_by_test_id(f"honours-{honours}").check()
+    def tap(side: int, tricks: int, honours: str = "2-2", seq: int = 0) -> None:
+        # The honours first: the split the table saw, one tap (the trick buttons send it).
+        page.get_by_test_id(f"honours-split-{honours}").check()
         page.get_by_test_id(f"tricks-{side}-{tricks}").click()
         expect(page.locator("#pad")).to_contain_text(f"({seq})")  # the history count
 
     score = page.get_by_test_id("score-0")
     tap(0, 9, seq=1)
     expect(score).to_have_attribute("data-score", "3")
-    tap(0, 8, "0-3", seq=2)  # 3 + 2 + 2 honours = 7: game, treble
+    tap(0, 8, "3-1", seq=2)  # 3 + 2 + 2 honours = 7: game, treble
     expect(score).to_have_attribute("data-score", "0")
     expect(score).to_have_attribute("data-games", "1")
     expect(score).to_have_attribute("data-rubber-points", "3")
@@ -74,6 +74,18 @@ def test_the_tricks_buttons_are_big_enough_for_a_thumb(page, live_server):
     assert all(w >= 44 and h >= 44 for w, h in sizes), sizes
 
 
+def test_a_deal_needs_the_honours_split_before_the_tricks(page, live_server):
+    club = load_demo()
+    game = recording.start_game(club, "whist", seated(club, 4), None)
+    open_pad(page, live_server, game)
+    page.get_by_test_id("tricks-0-8").click()  # no split tapped: the form does not go
+    expect(page.get_by_test_id("score-1")).to_have_attribute("data-score", "0")
+    assert page.get_by_test_id("honours-split-2-2").evaluate("e => !e.validity.valid")
+    page.get_by_test_id("honours-split-1-3").check()
+    page.get_by_test_id("tricks-0-8").click()
+    expect(page.get_by_test_id("score-1")).to_have_attribute("data-score", "2")  # three honours
+
+
 def test_the_rubber_calculator_on_a_phone_without_login(page, live_server, output_dir):
     page.goto(f"{live_server.url}/calc/whist/rubber/?stake=2")
     for side, tricks, honours in ((0, 9, None), (0, 8, "0-3"), (1, 7, None), (0, 11, None)):
@@ -96,7 +108,8 @@ def test_a_deal_a_la_guerre_is_tapped_player_by_player(page, live_server, output
     four = [Member.objects.get(club=club, name=name) for name in names]
     game = recording.start_game(club, "whist", four, four[0].user, rules={"variant": "guerre"})
     open_pad(page, live_server, game)
-    page.get_by_test_id("honours-1-4").check()
+    for seat, held in ((0, 1), (1, 4), (2, 0)):  # Doris's honours are left: 5 − 5 = none
+        page.get_by_test_id(f"honours-{seat}-{held}").check()
     for seat, tricks in ((0, 7), (1, 2), (2, 3)):  # Doris's 1 is left for the app
         page.get_by_test_id(f"tricks-{seat}-{tricks}").check()
     assert_fits_the_phone(page)

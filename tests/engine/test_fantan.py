@@ -166,8 +166,15 @@ def test_without_chips_a_pass_is_not_recorded():
 @pytest.mark.parametrize(
     ("events", "message"),
     [
-        ([out("x")], "'x'"),
-        ([out(None)], "who"),
+        ([out("x")], "out: player must be a player at the table, not 'x'"),
+        ([out(None)], "out needs player"),
+        ([{"type": "out"}], "out needs player"),
+        ([{"type": "out", "players": "a"}], "out takes no 'players'; it takes player"),
+        ([{"type": "out", "player": 1}], "player must be a player at the table, not 1"),
+        ([out("b"), {"type": "cards_left", "card": {"a": 2}}], "takes no 'card'; it takes cards"),
+        ([out("b"), {"type": "cards_left", "cards": [2, 5, 1]}], "cards must be players"),
+        ([out("b"), left(a=2, c=5, d=1, x=1)], "cards: 'x' is not a player in this game"),
+        ([passes("b"), {"type": "pass", "player": "b", "why": "x"}], "pass takes no 'why'"),
         ([out("b"), out("b")], "already out"),
         ([out("b"), out("a")], "cards"),  # with chips the count comes first
         ([out("b"), left(a=2, c=5)], "'d'"),
@@ -177,7 +184,7 @@ def test_without_chips_a_pass_is_not_recorded():
         ([out("b"), left(a=2, c="5", d=1)], "whole number"),
         ([left(a=2, c=5, d=1)], "goes out"),
         ([passes("x")], "'x'"),
-        ([{"type": "deal"}], "deal"),
+        ([{"type": "deal"}], "unknown event 'deal'; Fan tan records out, cards_left, pass"),
     ],
 )
 def test_bad_input_is_refused_with_a_clear_message(events, message):
@@ -268,3 +275,7 @@ def test_chips_are_conserved_and_the_pot_never_goes_negative(data):
 def test_an_event_type_that_is_not_a_name_is_refused_as_unknown(kind):
     with pytest.raises(IllegalEvent, match="unknown event"):
         f.apply(f.new_game(("a", "b", "c")), {"type": kind})
+
+
+def test_the_event_types_are_derived_from_the_declared_events():
+    assert f.EVENT_TYPES == ("out", "cards_left", "pass") == tuple(f.EVENTS)

@@ -19,6 +19,7 @@ FIVE = ("a", "b", "c", "d", "e")
 
 
 def deal(tricks, declarer=None, contract=None, players=THREE, **extra):
+    """A deal as stored before the auction was recorded: the declarer and contract typed."""
     event = {"type": "deal", "tricks": dict(zip(players, tricks, strict=True)), **extra}
     if declarer is not None:
         event["declarer"] = declarer
@@ -26,8 +27,17 @@ def deal(tricks, declarer=None, contract=None, players=THREE, **extra):
     return event
 
 
+def bid(tricks, *calls, players=THREE, **extra):
+    """A deal with its auction: the calls in order from förhand."""
+    tricks = dict(zip(players, tricks, strict=True))
+    return {"type": "deal", "auction": list(calls), "tricks": tricks, **extra}
+
+
 def play(*events, players=THREE, rules=None):
-    state = fh.new_game(players, rules or fh.Rules())
+    """A game of these deals; one that starts with a deal in the old form (declarer and contract
+    typed) is a game stored before auctions were recorded (``legacy_deals``)."""
+    legacy = bool(events) and "auction" not in events[0]
+    state = fh.new_game(players, rules or fh.Rules(), legacy_deals=legacy)
     for event in events:
         state = fh.apply(state, event)
     return state
@@ -161,7 +171,7 @@ def test_misere_is_refused_unless_the_table_plays_it():
 
 
 def test_the_deal_passes_clockwise():
-    state = fh.new_game(THREE)
+    state = fh.new_game(THREE, legacy_deals=True)
     assert (state.dealer, state.forhand) == ("a", "b")
     state = fh.apply(state, deal([4, 3, 3]))
     assert (state.dealer, state.forhand) == ("b", "c")
@@ -218,26 +228,99 @@ def test_equal_totals_go_to_the_declarer_wherever_he_sits():
     assert state.winners == ("b",)
 
 
+ALL_PASS = ("pass", "pass", "pass")
+
+
+def _to_470_480_bid():
+    # The same as _to_470_480, each deal a rundpass auction: a 470, b 480, c 250; a deals next.
+    return [bid(e["tricks"].values(), *ALL_PASS) for e in _to_470_480()]
+
+
 def test_equal_totals_without_a_declarer_go_to_the_first_to_500_in_trick_order():
     # "Var ingen spelförare, vinner den som först nådde upp till 500 poäng i den ordning som
-    # sticken spelades." The table says who that was.
-    with pytest.raises(IllegalEvent, match="reached 500 first"):
+    # sticken spelades." Rundpass, a (470) takes 4 tricks and b (480) 3: both 510. a needs
+    # three tricks to reach 500, b two; the engine walks the tricks in the order played.
+    build = _to_470_480_bid()
+    b_first = ["b", "b", "a", "a", "a", "c", "c", "c", "a", "b"]  # b's 2nd trick: trick 2
+    state = play(*build, bid([4, 3, 3], *ALL_PASS, trick_order=b_first))
+    assert state.scores == (510, 510, 280)
+    assert state.winners == ("b",)
+    a_first = ["a", "a", "a", "c", "b", "b", "c", "c", "b", "a"]  # a's 3rd trick: trick 3
+    state = play(*build, bid([4, 3, 3], *ALL_PASS, trick_order=a_first))
+    assert state.winners == ("a",)
+    assert [(s.player, s.placement) for s in state.standings][0] == ("a", 1)
+
+
+def test_without_the_trick_order_a_tie_at_500_asks_for_it():
+    with pytest.raises(IllegalEvent, match="trick_order"):
+        play(*_to_470_480_bid(), bid([4, 3, 3], *ALL_PASS))
+
+
+def test_the_trick_order_must_agree_with_the_tricks():
+    order = ["a", "a", "a", "a", "a", "c", "c", "c", "b", "b"]  # a 5, b 2
+    with pytest.raises(IllegalEvent, match=r"\ba\b.*5.*4"):
+        play(bid([4, 3, 3], *ALL_PASS, trick_order=order))
+
+
+def test_equal_totals_of_two_defenders_also_go_to_the_first_to_500():
+    # c declares 6♠ and fails; a (470 + 40) and b (480 + 30) both reach 510: c is not one of
+    # them, so the rule for "ingen spelförare" decides: each defender earns his ten as he
+    # takes a trick. a deals, so b, c, a call.
+    order = ["c", "a", "a", "a", "b", "b", "c", "c", "b", "a"]  # a 500 at trick 4, b at 6
+    state = play(*_to_470_480_bid(), bid([4, 3, 3], "pass", "6S", "pass", trick_order=order))
+    assert state.scores == (510, 510, 210)
+    assert state.winners == ("a",)
+
+
+def test_two_defenders_reaching_500_on_the_same_trick_of_a_failed_misere_share_the_win():
+    # "… får motspelarna 10 poäng vardera för varje stick som spelföraren tar": a and b at 470
+    # each earn ten on each of c's tricks at once; after his third both have 500. Nothing in
+    # the text tells them apart: a tie.
+    build = [bid([4, 4, 2], *ALL_PASS)] * 11 + [bid([3, 3, 4], *ALL_PASS)]
+    order = ["a", "c", "b", "a", "c", "c", "a", "b", "a", "b"]
+    last = bid([4, 3, 3], "pass", "misere", "pass", trick_order=order)
+    state = play(*build, last, rules=MISERE)
+    assert state.scores == (500, 500, 10)
+    assert state.finished
+    assert state.tie
+    assert state.winners == ()
+    assert [(s.player, s.placement) for s in state.standings] == [("a", 1), ("b", 1), ("c", 3)]
+
+
+def test_the_pad_is_told_when_the_trick_order_may_decide():
+    # Opponents gain at most 100 a deal, so two players at 400 or more may tie at 500.
+    assert fh.trick_order_may_decide(play(*_to_470_480_bid())) == ("a", "b")
+    assert fh.trick_order_may_decide(play(bid([4, 3, 3], *ALL_PASS))) == ()
+
+
+# --- deals stored before the auction was recorded (issue 14) -------------------------------
+
+
+def test_an_old_deal_replays_with_its_typed_first_to_500():
+    # Before issue 14 the scorer typed who reached 500 first; stored games replay so, but the
+    # name must be one of those tied (a non-player such as "ZZ" is refused now).
+    with pytest.raises(IllegalEvent, match="trick_order"):
         play(*_to_470_480(), deal([4, 3, 3]))
     with pytest.raises(IllegalEvent, match=r"\bc\b"):
         play(*_to_470_480(), deal([4, 3, 3], first_to_500="c"))
+    with pytest.raises(IllegalEvent, match="first_to_500.*ZZ"):
+        play(*_to_470_480(), deal([4, 3, 3], first_to_500="ZZ"))
     state = play(*_to_470_480(), deal([4, 3, 3], first_to_500="b"))
     assert state.scores == (510, 510, 280)
     assert state.winners == ("b",)
 
 
-def test_equal_totals_of_two_defenders_also_go_to_the_first_to_500():
-    # c declares 6♠ and fails; a (470 + 40) and b (480 + 30) both reach 510: c is not one of
-    # them, so the rule for "ingen spelförare" decides.
-    with pytest.raises(IllegalEvent, match="declarer is not one of them"):
-        play(*_to_470_480(), deal([4, 3, 3], "c", "6S"))
-    state = play(*_to_470_480(), deal([4, 3, 3], "c", "6S", first_to_500="a"))
-    assert state.scores == (510, 510, 210)
-    assert state.winners == ("a",)
+def test_first_to_500_is_not_typed_beside_an_auction():
+    with pytest.raises(IllegalEvent, match="first_to_500"):
+        play(*_to_470_480_bid(), bid([4, 3, 3], *ALL_PASS, first_to_500="b"))
+
+
+def test_after_an_auction_a_game_takes_no_deal_without_one():
+    with pytest.raises(IllegalEvent, match="auction"):
+        play(bid([4, 3, 3], *ALL_PASS), deal([8, 1, 1], "a", "8H"))
+    # An old game may go on with auctions.
+    state = play(deal([8, 1, 1], "a", "8H"), bid([4, 3, 3], *ALL_PASS))
+    assert [row.auction is None for row in state.sheet] == [True, False]
 
 
 def test_falling_to_minus_500_ends_the_game_and_the_best_wins_by_the_back_door():
@@ -362,6 +445,158 @@ def test_two_players_play_as_three():
     )
 
 
+# --- the auction -------------------------------------------------------------------------------
+
+
+def test_each_player_has_one_chance_clockwise_from_forhand():
+    # "Med början på förhand och i medsols ordning … Varje spelare får endast en chans." a
+    # deals: b, c, a call; c's 7♠ is the highest bid, so c declares it.
+    state = play(bid([1, 1, 8], "pass", "7S", "pass"))
+    row = state.sheet[0]
+    assert (row.declarer, row.contract) == ("c", "7S")
+    assert row.auction == (("b", "pass"), ("c", "7S"), ("a", "pass"))
+    assert state.scores == (10, 10, 140)
+    assert state.log[0] == "Budgivning: b pass, c 7♠, a pass"
+
+
+def test_the_calls_may_come_numbered_as_the_pad_rows_send_them():
+    numbered = {"1": "pass", "2": "7S", "3": "pass"}
+    order = {str(n): p for n, p in enumerate(["c"] * 8 + ["a", "b"], start=1)}
+    state = play(bid([1, 1, 8], trick_order=order) | {"auction": numbered})
+    assert state.sheet[0].auction == (("b", "pass"), ("c", "7S"), ("a", "pass"))
+    with pytest.raises(IllegalEvent, match="auction must be"):
+        play(bid([1, 1, 8]) | {"auction": {"1": "pass", "3": "7S"}})
+
+
+def test_the_highest_bid_is_the_contract():
+    # "Den som avger det högsta budet (kontraktet) blir spelförare."
+    state = play(bid([8, 1, 1], "6S", "6H", "8D"))
+    assert (state.sheet[0].declarer, state.sheet[0].contract) == ("a", "8D")
+
+
+def test_a_bid_must_be_higher_than_the_one_before():
+    # "Har en föregående spelare avgett ett bud måste man avge ett högre bud eller passa."
+    with pytest.raises(IllegalEvent, match="call 2: c bids 6♦, but 6♥ is already bid"):
+        play(bid([8, 1, 1], "6H", "6D", "pass"))
+    with pytest.raises(IllegalEvent, match="call 3: a bids 7♠, but 7♠ is already bid"):
+        play(bid([8, 1, 1], "pass", "7S", "7S"))
+
+
+def test_after_one_chance_each_the_auction_is_over():
+    with pytest.raises(IllegalEvent, match="over after 3 calls; call 4"):
+        play(bid([8, 1, 1], "pass", "7S", "pass", "8S"))
+
+
+def test_an_auction_that_is_not_over_is_refused():
+    with pytest.raises(IllegalEvent, match=r"\ba has still to call"):
+        play(bid([8, 1, 1], "pass", "7S"))
+
+
+def test_when_everybody_passes_it_is_rundpass():
+    # "Skulle det bli rundpass, dvs, att ingen avger något bud, finns ingen spelförare":
+    # everybody scores ten a trick.
+    state = play(bid([5, 3, 2], *ALL_PASS))
+    assert state.sheet[0].declarer is None
+    assert state.scores == (50, 30, 20)
+
+
+def test_a_call_must_be_a_bid_or_pass():
+    with pytest.raises(IllegalEvent, match="11NT"):
+        play(bid([8, 1, 1], "pass", "11NT", "pass"))
+    with pytest.raises(IllegalEvent, match="misère is not bid at this table"):
+        play(bid([8, 1, 1], "pass", "misere", "pass"))
+
+
+def test_four_players_bid_round_until_three_passes_and_a_pass_stays_out():
+    # "Budgivningen går bordet runt, flera varv om så behövs, tills ett bud följs av tre
+    # pass. Så snart en spelare passar får han därefter inte komma tillbaka." a deals: b, c,
+    # d, a. c passes, so after b's 8♥ it is d's turn, not c's.
+    calls = ("6S", "pass", "7S", "pass", "8H", "pass")
+    state = play(bid([3, 5, 0, 2], *calls, players=FOUR), players=FOUR)
+    row = state.sheet[0]
+    assert (row.declarer, row.partner, row.contract) == ("b", "d", "8H")
+    assert row.auction[4:] == (("b", "8H"), ("d", "pass"))
+    with pytest.raises(IllegalEvent, match=r"\bd has still to call"):
+        play(bid([3, 5, 0, 2], *calls[:5], players=FOUR), players=FOUR)
+    with pytest.raises(IllegalEvent, match="over after 6 calls"):
+        play(bid([3, 5, 0, 2], *calls, "pass", players=FOUR), players=FOUR)
+
+
+def test_four_players_a_bid_followed_by_three_passes_ends_it():
+    state = play(bid([3, 7, 0, 0], "7S", "pass", "pass", "pass", players=FOUR), players=FOUR)
+    assert (state.sheet[0].declarer, state.sheet[0].contract) == ("b", "7S")
+    state = play(bid([3, 3, 2, 2], *["pass"] * 4, players=FOUR), players=FOUR)
+    assert state.sheet[0].declarer is None
+
+
+def test_four_players_bid_no_misere_before_someone_bid_seven_spades():
+    # "Undervariant: … inget misärbud får avges förrän någon spelare bjudit minst sju spader."
+    early = "call 2: c bids misär, but in the four-player game no misère"
+    with pytest.raises(IllegalEvent, match=early):
+        play(bid([5, 0, 3, 2], "6NT", "misere", players=FOUR), players=FOUR, rules=MISERE)
+    with pytest.raises(IllegalEvent, match="call 1: b bids öppen misär"):
+        play(bid([5, 0, 3, 2], "open_misere", players=FOUR), players=FOUR, rules=MISERE)
+    # After 7♠ it may: c bids misère over b's 7♠, and d, a and b pass; c's partner a lays his
+    # cards aside.
+    calls = ("7S", "misere", "pass", "pass", "pass")
+    state = play(bid([0, 5, 0, 5], *calls, players=FOUR), players=FOUR, rules=MISERE)
+    assert (state.sheet[0].declarer, state.sheet[0].contract) == ("c", "misere")
+
+
+def test_three_players_may_open_with_misere():
+    state = play(bid([5, 5, 0], "pass", "misere", "pass"), rules=MISERE)
+    assert state.sheet[0].contract == "misere"
+
+
+def test_five_players_the_auction_winner_calls_a_partner():
+    calls = ("pass", "7H", "pass", "pass", "pass")
+    state = play(bid([1, 1, 5, 1, 2], *calls, players=FIVE, partner="e"), players=FIVE)
+    row = state.sheet[0]
+    assert (row.declarer, row.partner, row.contract) == ("c", "e", "7H")
+    assert state.scores == (10, 10, 200, 10, 200)
+    with pytest.raises(IllegalEvent, match="declarer"):
+        play(bid([3, 4, 2, 1, 0], *["pass"] * 5, players=FIVE, partner="e"), players=FIVE)
+
+
+def test_a_declarer_or_contract_given_beside_the_auction_must_agree():
+    calls = ("pass", "7S", "pass")
+    state = play(bid([1, 1, 8], *calls, declarer="c", contract="7♠"))
+    assert state.sheet[0].declarer == "c"
+    with pytest.raises(IllegalEvent, match="makes c the declarer, not a"):
+        play(bid([1, 1, 8], *calls, declarer="a"))
+    with pytest.raises(IllegalEvent, match="contract is 7♠, not 8S"):
+        play(bid([1, 1, 8], *calls, contract="8S"))
+    with pytest.raises(IllegalEvent, match="makes nobody"):
+        play(bid([1, 1, 8], *ALL_PASS, declarer="a"))
+
+
+# --- the payload (issue 14) --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("event", "message"),
+    [
+        (bid([4, 3, 3], *ALL_PASS, auctoin=["pass"]), "takes no 'auctoin'"),
+        ({"type": "deal", "auction": list(ALL_PASS)}, "needs tricks"),
+        (bid([4, 3, 3], *ALL_PASS) | {"auction": "pass"}, "auction must be a list of calls"),
+        (bid([4, 3, 3], *ALL_PASS) | {"auction": []}, "auction must be a list of calls"),
+        (bid([4, 3, 3], *ALL_PASS, trick_order=["a"] * 9), "trick_order must be"),
+        (bid([4, 3, 3], *ALL_PASS, trick_order=["a"] * 4 + ["z"] * 6), "trick_order must be"),
+        (bid([4, 3, 3], *ALL_PASS, partner="zz"), "partner must be a player"),
+        ({"type": "bid"}, "unknown event 'bid'"),
+        ("deal", "mapping"),
+    ],
+)
+def test_a_payload_off_the_declaration_is_refused_naming_the_key(event, message):
+    with pytest.raises(IllegalEvent, match=message):
+        play(event)
+
+
+def test_the_event_types_come_from_the_table():
+    assert fh.EVENT_TYPES == ("deal",)
+    assert fh.new_game(THREE).expected == ("deal",)
+
+
 # --- bad input ---------------------------------------------------------------------------------
 
 
@@ -402,7 +637,7 @@ def test_a_game_needs_two_to_five_players():
 
 def test_apply_never_changes_the_state_it_was_given_and_the_state_is_json():
     state = fh.new_game(THREE)
-    after = fh.apply(state, deal([8, 1, 1], "a", "8H"))
+    after = fh.apply(state, bid([1, 8, 1], "8H", "pass", "pass"))
     assert state.scores == (0, 0, 0)
     assert state.sheet == ()
     json.dumps(dataclasses.asdict(after))
@@ -440,18 +675,24 @@ def games(draw):
     return players, events
 
 
-def _apply_naming_who_was_first(state, event):
-    try:
-        return fh.apply(state, event)
-    except IllegalEvent as error:
-        if "reached 500 first" not in str(error):
-            raise
-    for player in state.players:
-        try:
-            return fh.apply(state, {**event, "first_to_500": player})
-        except IllegalEvent:
-            continue
-    raise AssertionError("no player was accepted as first to 500")
+def _with_auction(state, event):
+    """The generated deal with an auction that makes its declarer and contract: those before
+    him pass, he bids, the rest pass (four players and a misère: somebody bids 7♠ first)."""
+    declarer, contract = event.pop("declarer", None), event.pop("contract", None)
+    turns = fh.clockwise(state.players, state.forhand, state.players)
+    # The trick order is any with the right counts: the engine needs it only for a tie at 500.
+    order = [p for p in state.players for _ in range(event["tricks"][p])]
+    if declarer is None:
+        return {**event, "auction": ["pass"] * len(turns), "trick_order": order}
+    i = turns.index(declarer)
+    if len(turns) == 4 and contract in ("misere", "open_misere"):
+        if i == 0:
+            calls = ["6S", "7S", "pass", "pass", contract, "pass"]
+        else:
+            calls = ["7S", *["pass"] * (i - 1), contract, *["pass"] * (3 - i), "pass"]
+    else:
+        calls = [*["pass"] * i, contract, *["pass"] * (len(turns) - 1 - i)]
+    return {**event, "auction": calls, "trick_order": order}
 
 
 @settings(max_examples=200, deadline=None)
@@ -463,7 +704,7 @@ def test_the_score_sheet_keeps_its_invariants(game):
         if state.finished:
             break
         before = state.scores
-        state = _apply_naming_who_was_first(state, event)
+        state = fh.apply(state, _with_auction(state, dict(event)))
         row = state.sheet[-1]
         assert state.scores == tuple(b + p for b, p in zip(before, row.points, strict=True))
         declaring = {row.declarer, row.partner} - {None}
@@ -490,3 +731,12 @@ def test_the_score_sheet_keeps_its_invariants(game):
     if state.finished and not state.tie:
         best = max(state.scores[players.index(w)] for w in state.winners)
         assert best >= 500 or state.back_door
+
+
+def test_a_new_game_records_the_auction_and_refuses_a_deal_without_one():
+    state = fh.new_game(THREE)
+    with pytest.raises(IllegalEvent, match="this game records the auction"):
+        fh.apply(state, deal((6, 2, 2), "a", "6S"))
+    with pytest.raises(IllegalEvent, match="this game records the auction"):
+        fh.apply(state, deal((4, 3, 3)))  # no auction is not a rundpass either
+    assert fh.apply(state, bid((6, 2, 2), "6S", "pass", "pass")).sheet[0].declarer == "b"

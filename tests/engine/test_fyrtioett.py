@@ -119,6 +119,18 @@ def test_a_throw_in_is_refused_when_the_bids_are_worth_eleven():
         play({"type": "throw_in", "bids": {"a": 3, "b": 3, "c": 3, "d": 2}})
 
 
+def test_the_state_tells_the_bidding_order_counter_clockwise_from_forhand():
+    # "Med början på förhand till höger om given och vidare motsols": a deals, so d (to a's
+    # right) bids first and the dealer last; the next deal d deals and c bids first.
+    state = f.new_game(PLAYERS)
+    assert (state.dealer, state.forhand) == ("a", "d")
+    assert state.bidding_order == ("d", "c", "b", "a")
+    state = f.apply(state, {"type": "throw_in"})
+    assert state.bidding_order == ("c", "b", "a", "d")
+    state = f.new_game(PLAYERS, first_dealer="c")
+    assert state.bidding_order == ("b", "a", "d", "c")
+
+
 def test_a_throw_in_takes_the_bids_in_bidding_order_from_forhand():
     # a deals, so d, c, b, a bid in that order; c and b cannot have bid without d.
     with pytest.raises(IllegalEvent, match=r"\bd\b"):
@@ -226,6 +238,11 @@ def test_the_rules_refuse_a_minimum_bid_out_of_range():
         ({"type": "deal", "bids": [4, 4, 4, 4], "tricks": [4, 4, 4, 1]}, "bids"),
         ({"type": "deal", "bids": {"a": 4, "b": 4, "c": 4, "d": 4}}, "tricks"),
         ({"type": "bid"}, "bid"),
+        # Issue 14: a typo of a key is refused by name, not read as "no bids".
+        ({"type": "deal", "bid": {"a": 4}, "tricks": {"a": 4}}, "deal takes no 'bid'"),
+        ({"type": "throw_in", "bid": {"d": 2}}, "throw_in takes no 'bid'"),
+        ({"type": "deal", "tricks": {"a": 4, "b": 4, "c": 4, "d": 1}}, "deal needs bids"),
+        ({"type": "throw_in", "bids": {"d": "2"}}, "throw_in: bids: d must be a whole number"),
     ],
 )
 def test_bad_input_is_refused_with_a_clear_message(event, message):

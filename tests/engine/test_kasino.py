@@ -331,6 +331,31 @@ def test_bad_input_is_refused_with_a_clear_message(event, message):
         play(event)
 
 
+@pytest.mark.parametrize(
+    ("event", "message"),
+    [
+        ({**deal(), "tabbars": {"a": 1}}, "deal takes no 'tabbars'; it takes most_cards"),
+        ({"type": "claim", "player": "a", "ace": 2}, "claim takes no 'ace'"),
+        ({"type": "claim", "aces": 2}, "claim needs player"),
+        ({"type": "claim", "player": "a", "big_casino": "yes"}, "claim: big_casino must be"),
+        ({"type": "claim", "player": "a", "aces": "two"}, "claim: aces must be a whole number"),
+        ({**deal(), "big_casino": 3}, "deal: big_casino must be a player"),
+        ({**deal(), "aces": "a"}, "deal: aces must be who took each ace"),
+        ({**deal(most_cards=None), "cards": {"a": 52}}, "deal: cards: b is missing"),
+        ({"type": "deal", "points": {"a": "11"}}, "deal: points: a must be a whole number"),
+        ({"type": "shuffle"}, "unknown event 'shuffle'; Kasino records deal, claim"),
+    ],
+)
+def test_the_payload_is_checked_against_its_declaration(event, message):
+    with pytest.raises(IllegalEvent, match=message):
+        play(event)
+
+
+def test_the_event_types_come_from_the_declared_table():
+    assert k.EVENT_TYPES == ("deal", "claim") == tuple(k.EVENTS)
+    assert k.new_game(TWO).expected == k.EVENT_TYPES
+
+
 def test_a_player_who_captured_anything_took_at_least_two_cards():
     # A take is a card from the hand and at least one from the table: b's one card cannot be.
     one_card = deal(most_cards=None, cards={"a": 50, "b": 1, "c": 1}, aces=("a", "a", "a", "b"))

@@ -142,7 +142,7 @@ def test_the_first_declaration_goes_clockwise_from_forhand():
     assert "b" in table.refused("bud", "c")
     table("bud", "b")
     assert "c" in table.refused("knock", "d")
-    assert table.refused("bud", "x").startswith("'x' is not at the table")
+    assert "'x'" in table.refused("bud", "x")
 
 
 def test_folding_before_anyone_knocked_is_refused():
@@ -163,13 +163,87 @@ def test_after_a_knock_everyone_but_the_knocker_may_fold_from_his_left():
     assert "knocked" in table.refused("fold", "c")
 
 
-def test_a_later_fold_means_the_players_before_him_stayed():
-    # The turn to fold goes clockwise: once a later player folds, an earlier one cannot.
-    table = started().calls("b bud", "c knock", "a fold")
+def test_the_fold_round_goes_once_round_from_the_knockers_left_each_staying_or_folding():
+    # "Spelaren till vänster om den som knackade står först på tur att agera, och turen går
+    # sedan vidare medsols fram till spelaren till höger om den som begärde spel."
+    # c knocks: d (his left) speaks first, then a, then b (his right); then the round is over.
+    table = started().calls("b bud", "c knock")
+    assert table.state.to_act == "d"
+    assert table.state.expected == ("stay", "fold")
+    table("stay", "d")
+    assert (table.state.stayed, table.state.may_fold, table.state.to_act) == (
+        ("d",),
+        ("a", "b"),
+        "a",
+    )
+    assert table.state.log == ("d står kvar",)
+    table("fold", "a")
+    assert table.state.phase == "fold"
+    table("stay", "b")
+    assert table.state.phase == "declare2"
+    assert table.state.stayed == ("d", "b")
+    assert table.state.folded == ("a",)
+    assert table.state.to_act == "b"  # förhand opens the second declaration
+
+
+def test_staying_or_folding_out_of_turn_is_refused():
+    # c knocks: it is d's turn, so a and b may not speak yet, neither to stay nor to fold.
+    table = started().calls("b bud", "c knock")
+    message = table.refused("fold", "a")
+    assert "d's turn" in message
+    assert "knocker's left" in message
+    assert "d's turn" in table.refused("stay", "b")
+    table("stay", "d")
+    assert "a's turn" in table.refused("fold", "b")
+
+
+def test_a_player_who_stayed_cannot_fold_later():
+    # The fold round runs once: d stayed, and may not change his mind when a or b folds, nor
+    # after the round.
+    table = started().calls("b bud", "c knock", "d stay")
+    assert "d stayed and cannot fold later" in table.refused("fold", "d")
+    assert "already stayed" in table.refused("stay", "d")
+    table.calls("a fold")
+    assert "a has folded" in table.refused("stay", "a")
+    table.calls("b stay")
+    assert "d stayed and cannot fold later" in table.refused("fold", "d")
+
+
+def test_the_knocker_neither_stays_nor_folds_and_nobody_stays_before_a_knock():
+    table = started()
+    assert "knock" in table.refused("stay", "b")
+    table.calls("b bud", "c knock")
+    assert "knocked" in table.refused("stay", "c")
+    table.calls("d stay", "a stay", "b stay")
+    assert "over" in table.refused("stay", "a")
+
+
+def test_the_calls_and_the_exchange_wait_for_the_fold_round():
+    # "När alla spelare som vill lägga sig har kastat in korten, får övriga spelare … byta":
+    # the exchange and the second declaration come once everyone in the fold round has spoken.
+    table = started().calls("b bud", "c knock", "d stay")
+    assert "a's turn to stay or fold" in table.refused("exchange", counts={"b": 1})
+    assert "a's turn to stay or fold" in table.refused("bud", "b")
+    assert "a's turn to stay or fold" in table.refused("knock", "b")
+
+
+def test_a_game_recorded_before_staying_was_an_event_still_replays():
+    # Before, only folds were tapped: a fold skipped the players before it (they stayed), and the
+    # exchange or the second declaration closed the round. Such a stream replays with
+    # implied_stays, and the one who stayed still cannot fold.
+    table = Table(players=P4)
+    table.state = k.new_game(P4, implied_stays=True)
+    table("ante").calls("b bud", "c knock", "a fold")
     assert table.state.may_fold == ("b",)  # d had his chance and stayed
+    assert table.state.stayed == ("d",)
     assert table.state.active == ("b", "c", "d")
-    assert "too late" in table.refused("fold", "d")
-    assert "already" in table.refused("fold", "a")
+    assert "d stayed" in table.refused("fold", "d")
+    assert "a has folded" in table.refused("fold", "a")
+    table("exchange", counts={"b": 1})  # b stays without a word
+    assert table.state.phase == "declare2"
+    assert table.state.stayed == ("d", "b")
+    table.calls("b knock")
+    assert table.state.phase == "tricks"
 
 
 def test_when_all_but_one_fold_the_knocker_takes_the_pot_and_everyone_pays_a_krona():
@@ -189,16 +263,16 @@ def test_when_all_but_one_fold_the_knocker_takes_the_pot_and_everyone_pays_a_kro
 def test_when_forhand_folds_the_role_passes_to_the_nearest_player_on_his_left():
     # "Om förhand ändå lägger sig, tas rollen som förhand … över av närmaste kvarvarande spelare
     # i riktning åt vänster." (K9)
-    table = started().calls("b bud", "c bud", "d knock", "b fold")  # a stayed
+    table = started().calls("b bud", "c bud", "d knock", "a stay", "b fold", "c stay")
     assert table.state.forhand == "c"
-    table.refused("bud", "d")  # the second declaration starts with c now
+    assert "c" in table.refused("bud", "d")  # the second declaration starts with c now
     table.calls("c bud", "d knock")
     assert table.state.phase == "tricks"
     assert table.state.leader == "c"  # "Förhand spelar ut till det första sticket."
 
 
 def test_when_forhand_and_his_neighbour_fold_the_role_skips_both():
-    table = started().calls("b bud", "c bud", "d knock", "b fold", "c fold")
+    table = started().calls("b bud", "c bud", "d knock", "a stay", "b fold", "c fold")
     assert table.state.forhand == "d"
     assert table.state.active == ("a", "d")
 
@@ -207,17 +281,17 @@ def test_when_forhand_and_his_neighbour_fold_the_role_skips_both():
 
 
 def test_the_exchange_records_up_to_two_cards_for_each_player_still_in():
-    table = started().calls("b knock", "d fold")
+    table = started().calls("b knock", "c stay", "d fold", "a stay")
     table("exchange", counts={"b": 2, "c": 0, "a": 1})
     assert table.state.exchanged == {"b": 2, "c": 0, "a": 1}
     assert table.state.phase == "declare2"
     assert table.state.log == ("Byte: b 2, c 0, a 1",)
     assert table.pot == kr(8)
 
-    again = started().calls("b knock", "d fold")
-    assert "two" in again.refused("exchange", counts={"b": 3})
+    again = started().calls("b knock", "c stay", "d fold", "a stay")
+    assert "0 to 2" in again.refused("exchange", counts={"b": 3})
     assert "folded" in again.refused("exchange", counts={"d": 1})
-    assert "not at the table" in again.refused("exchange", counts={"z": 1})
+    assert "'z' is not a player" in again.refused("exchange", counts={"z": 1})
     again("exchange", counts={"b": 1})
     assert "already" in again.refused("exchange", counts={"b": 1})
 
@@ -225,7 +299,7 @@ def test_the_exchange_records_up_to_two_cards_for_each_player_still_in():
 def test_a_second_round_budrunda_costs_only_the_folders():
     # "Om minst en spelare lade sig före bytet, måste alla spelare som lagt sig betala en insats
     # på en krona var medan övriga spelare spelar gratis." (K4, read literally)
-    table = started().calls("b knock", "c fold", "b bud", "d bud")
+    table = started().calls("b knock", "c fold", "d stay", "a stay", "b bud", "d bud")
     assert table.pot == kr(8)
     table("bud", "a")
     assert table.pot == kr(9)
@@ -236,22 +310,26 @@ def test_a_second_round_budrunda_costs_only_the_folders():
 
 def test_a_second_round_budrunda_without_folders_costs_everyone():
     # "Om alla spelare fortfarande är kvar, måste alla spelare betala en insats på en krona var."
-    table = started().calls("b knock", "b bud", "c bud", "d bud", "a bud")
+    table = started().calls("b knock", "c stay", "d stay", "a stay")
+    table.calls("b bud", "c bud", "d bud", "a bud")
     assert table.pot == kr(12)
     assert table.nets == dict.fromkeys(P4, -kr(3))
 
 
 def test_folding_is_refused_once_the_second_declaration_has_begun():
     # "Kom ihåg att det inte längre är tillåtet att lägga sig."
-    table = started().calls("b bud", "c knock", "d fold", "b bud")
-    assert "no longer" in table.refused("fold", "a")
+    table = started().calls("b bud", "c knock", "d fold", "a stay", "b stay", "b bud")
+    assert "stayed" in table.refused("fold", "a")
+    assert "no longer" in table.refused("fold", "c")  # the knocker
     table("knock", "c")
-    assert "no longer" in table.refused("fold", "a")
+    assert "stayed" in table.refused("fold", "a")
+    assert "no longer" in table.refused("fold", "d")
 
 
 def test_the_second_declaration_goes_clockwise_from_forhand_among_players_still_in():
     table = started().calls("b bud", "c knock", "d fold")
     assert table.state.may_fold == ("a", "b")
+    table.calls("a stay", "b stay")
     assert "b" in table.refused("bud", "c")
     table.calls("b bud")
     assert table.state.to_act == "c"
@@ -273,7 +351,7 @@ TRICKS_3 = (
 
 def three_players_to_the_tricks():
     table = Table(("a", "b", "c"), pot_ore=kr(6))
-    return table.calls("b knock", "b knock")
+    return table.calls("b knock", "c stay", "a stay", "b knock")
 
 
 def test_tricks_are_won_by_the_highest_card_and_the_winner_leads_the_next():
@@ -340,13 +418,13 @@ def test_a_trick_names_every_player_still_in_and_only_them():
     table = three_players_to_the_tricks()
     assert "missing" in table.refused("trick", cards={"b": "10", "c": "kille"})
     assert "not a Kille card" in table.refused("trick", cards={"b": "10", "c": "joker", "a": "4"})
-    folded = started().calls("b knock", "c fold", "b knock")
+    folded = started().calls("b knock", "c fold", "d stay", "a stay", "b knock")
     assert "folded" in folded.refused("trick", cards={"b": "1", "c": "2", "d": "3", "a": "4"})
 
 
 def test_the_fourth_trick_winner_can_be_named_without_the_tricks():
     table = three_players_to_the_tricks()
-    assert "not at the table" in table.refused("fourth_trick", "z")
+    assert "player at the table" in table.refused("fourth_trick", "z")
     table("fourth_trick", "c")
     assert table.state.phase == "showing"
     assert table.state.to_act == "c"
@@ -363,21 +441,24 @@ def to_the_showing(table, fourth="c"):
 def test_a_showing_round_of_bud_is_a_budrunda():
     # "Om alla spelarna säger bud … Det sker ingen visning … Om minst en spelare lade sig före
     # bytet, måste alla spelare som lagt sig betala …" (K4)
-    table = to_the_showing(started().calls("b knock", "d fold", "b knock"))
+    table = to_the_showing(started().calls("b knock", "c stay", "d fold", "a stay", "b knock"))
     table.calls("c bud", "a bud")
     assert table.pot == kr(8)
     table("bud", "b")
     assert table.pot == kr(9)
     assert table.nets == {"a": -kr(2), "b": -kr(2), "c": -kr(2), "d": -kr(3)}
     assert table.state.deals[-1].outcome == "budrunda"
-    nobody_folded = to_the_showing(started().calls("b knock", "b knock"))
+    nobody_folded = started().calls("b knock", "c stay", "d stay", "a stay", "b knock")
+    nobody_folded = to_the_showing(nobody_folded)
     nobody_folded.calls("c bud", "d bud", "a bud", "b bud")
     assert nobody_folded.pot == kr(12)
     assert nobody_folded.nets == dict.fromkeys(P4, -kr(3))
 
 
 def test_the_showing_round_goes_clockwise_from_the_fourth_trick_winner():
-    table = to_the_showing(started().calls("b knock", "b knock"), fourth="d")
+    table = to_the_showing(
+        started().calls("b knock", "c stay", "d stay", "a stay", "b knock"), fourth="d"
+    )
     assert "d" in table.refused("show", "a")
     table("bud", "d")
     assert table.state.to_act == "a"
@@ -387,7 +468,7 @@ def test_a_first_shower_with_the_lowest_card_takes_the_pot():
     # "Om spelaren som först lade upp har det lägsta kortet, vinner hen hela potten." Then "Alla
     # spelare som har deltagit i visningen men förlorat betalar den vanliga insatsen på två
     # kronor var, medan vinnaren … slipper betala." (K1: posted with the showing)
-    table = to_the_showing(started().calls("b knock", "b knock"))
+    table = to_the_showing(started().calls("b knock", "c stay", "d stay", "a stay", "b knock"))
     table.calls("c bud", "d show")
     assert table.state.phase == "reveal"
     assert "knock" in table.refused("knock", "a")
@@ -409,7 +490,9 @@ def test_a_beaten_first_shower_pays_the_winner_the_whole_pot_as_well():
     # "Om någon annan spelare har en lika låg eller lägre valör, vinner hen potten. Den spelare som
     # först lade upp får i så fall dessutom betala vinnaren ett belopp lika stort som hela
     # innehållet i potten." (K8: the pot at the showing.) c folded: he pays nothing (K1).
-    table = to_the_showing(started().calls("b knock", "c fold", "b knock"), fourth="b")
+    table = to_the_showing(
+        started().calls("b knock", "c fold", "d stay", "a stay", "b knock"), fourth="b"
+    )
     table.calls("b show")
     table("reveal", cards={"a": "blompottan", "b": "3", "d": "7"})
     assert table.state.deals[-1].winner == "a"
@@ -421,7 +504,9 @@ def test_a_beaten_first_shower_pays_the_winner_the_whole_pot_as_well():
 
 def test_an_equal_card_beats_the_first_shower():
     # "lika låg eller lägre" (K7: tied with exactly one other, the other wins).
-    table = to_the_showing(started().calls("b knock", "b knock"), fourth="b")
+    table = to_the_showing(
+        started().calls("b knock", "c stay", "d stay", "a stay", "b knock"), fourth="b"
+    )
     table.calls("b show")
     table("reveal", cards={"a": "9", "b": "3", "c": "8", "d": "3"})
     assert table.state.deals[-1].winner == "d"
@@ -433,7 +518,9 @@ def test_two_others_tied_for_lowest_the_one_seated_last_from_the_fourth_trick_wi
     # "… vinner den av dem som sist skulle ha spelat till det femte sticket … (det vill säga,
     # vinnare är den av dem som sitter sist räknat medsols från den som vann det fjärde sticket)."
     # Fourth trick d: the order is d, a, b, c — c comes after a.
-    table = to_the_showing(started().calls("b knock", "b knock"), fourth="d")
+    table = to_the_showing(
+        started().calls("b knock", "c stay", "d stay", "a stay", "b knock"), fourth="d"
+    )
     table.calls("d bud", "a bud", "b show")
     table("reveal", cards={"a": "kransen", "b": "9", "c": "kransen", "d": "10"})
     assert table.state.deals[-1].winner == "c"
@@ -453,7 +540,9 @@ def test_two_players_at_the_showing_loser_pays_three_and_everyone_else_one():
     # alla spelarna måste betala en insats på en krona … förloraren … sammanlagt … tre kronor, och
     # övriga spelare betalar en krona var." (K5: the folders pay too.) "… den tänkta, extra
     # budrundan inte påverkar hur turen att ge går vidare".
-    table = to_the_showing(started().calls("b knock", "c fold", "d fold", "b knock"), fourth="a")
+    table = to_the_showing(
+        started().calls("b knock", "c fold", "d fold", "a stay", "b knock"), fourth="a"
+    )
     table.calls("a bud", "b show")
     table("reveal", cards={"a": "11", "b": "2"})
     assert table.state.deals[-1].winner == "b"
@@ -464,7 +553,9 @@ def test_two_players_at_the_showing_loser_pays_three_and_everyone_else_one():
 
 def test_two_players_at_the_showing_with_a_beaten_first_shower():
     # K5: the rule applies when the loser is the wrong first shower, who pays the penalty too.
-    table = to_the_showing(started().calls("b knock", "c fold", "d fold", "b knock"), fourth="b")
+    table = to_the_showing(
+        started().calls("b knock", "c fold", "d fold", "a stay", "b knock"), fourth="b"
+    )
     table.calls("b show")
     table("reveal", cards={"a": "2", "b": "11"})
     assert table.state.deals[-1].winner == "a"
@@ -474,7 +565,7 @@ def test_two_players_at_the_showing_with_a_beaten_first_shower():
 
 def test_the_two_player_rule_is_a_club_option():
     rules = k.Rules(two_player_rule=False)
-    table = started(rules=rules).calls("b knock", "c fold", "d fold", "b knock")
+    table = started(rules=rules).calls("b knock", "c fold", "d fold", "a stay", "b knock")
     to_the_showing(table, fourth="a").calls("a show")
     table("reveal", cards={"a": "2", "b": "11"})
     assert table.pot == kr(2)
@@ -482,7 +573,9 @@ def test_the_two_player_rule_is_a_club_option():
 
 
 def test_a_showing_refuses_cards_outside_the_kille_deck_and_a_third_copy():
-    table = to_the_showing(started().calls("b knock", "b knock"), fourth="b")
+    table = to_the_showing(
+        started().calls("b knock", "c stay", "d stay", "a stay", "b knock"), fourth="b"
+    )
     table.calls("b show")
     assert "not a Kille card" in table.refused(
         "reveal", cards={"a": "13", "b": "3", "c": "8", "d": "4"}
@@ -564,10 +657,10 @@ def test_an_evening_of_four_deals_step_by_step():
     # Deal 1, a deals: a budrunda.
     table.calls("b bud", "c bud", "d bud", "a bud")
     assert (table.pot, table.nets) == (kr(12), dict.fromkeys(P4, -kr(3)))
-    # Deal 2, b deals, c is förhand: c knocks, d and b fold (a stayed), the exchange, c knocks
+    # Deal 2, b deals, c is förhand: c knocks, d and b fold, a stays, the exchange, c knocks
     # again, a takes the fourth trick, a says bud and c shows; a's equal 4 takes the pot and c
     # pays the penalty; two at the showing: c pays 3 kr, everyone else 1 kr.
-    table.calls("c knock", "d fold", "b fold")
+    table.calls("c knock", "d fold", "a stay", "b fold")
     table("exchange", counts={"c": 2, "a": 1})
     table.calls("c knock")
     table("fourth_trick", "a")
@@ -576,7 +669,8 @@ def test_an_evening_of_four_deals_step_by_step():
     assert table.pot == kr(6)
     assert table.nets == {"a": kr(20), "b": -kr(4), "c": -kr(18), "d": -kr(4)}
     # Deal 3, c deals, d is förhand: a knocks, nobody folds, everyone says bud the second time.
-    table.calls("d bud", "a knock", "d bud", "a bud", "b bud", "c bud")
+    table.calls("d bud", "a knock", "b stay", "c stay", "d stay")
+    table.calls("d bud", "a bud", "b bud", "c bud")
     assert table.pot == kr(10)
     assert table.nets == {"a": kr(19), "b": -kr(5), "c": -kr(19), "d": -kr(5)}
     # Deal 4, d deals, a is förhand: a knocks and everyone folds.
@@ -625,7 +719,7 @@ def test_the_deal_passes_one_seat_after_every_kind_of_deal():
     dealers.append(table.state.dealer)
     table.calls("c knock", "d fold", "a fold", "b fold")  # walkover
     dealers.append(table.state.dealer)
-    table.calls("d knock", "d knock")
+    table.calls("d knock", "a stay", "b stay", "c stay", "d knock")
     table("fourth_trick", "d").calls("d show")
     table("reveal", cards={"a": "1", "b": "2", "c": "3", "d": "blaren"})  # showing
     dealers.append(table.state.dealer)
@@ -654,8 +748,28 @@ def test_unknown_events_and_missing_players_are_refused():
     assert "player" in table.refused("bud")
 
 
+def test_every_payload_is_checked_against_its_declaration():
+    table = started()
+    # A typo of a real key is named, not read as "no player given".
+    assert "'playr'" in table.refused("bud", playr="b")
+    assert "bud needs player" in table.refused("bud")
+    assert "player must be a player at the table" in table.refused("bud", 7)
+    assert "takes nothing but its type" in table.refused("end_evening", "b")
+    table.calls("b knock")
+    assert "stay needs player" in table.refused("stay")
+    assert "exchange needs counts" in table.refused("exchange")
+    assert "'count'" in table.refused("exchange", count={"b": 1})
+    assert "counts must be" in table.refused("exchange", counts=[1, 2])
+    assert "reveal: cards: c must be" in table.refused("reveal", cards={"c": [5]})
+    assert "unknown event" in table.refused("lay_up", "b")
+    assert tuple(k.EVENTS) == k.EVENT_TYPES
+    assert "stay" in k.EVENT_TYPES
+
+
 def test_the_state_is_json_friendly():
-    table = to_the_showing(started().calls("b knock", "c fold", "b knock"), fourth="b")
+    table = to_the_showing(
+        started().calls("b knock", "c fold", "d stay", "a stay", "b knock"), fourth="b"
+    )
     table.calls("b show")
     table("reveal", cards={"a": "blompottan", "b": "3", "d": "7"})
     json.dumps(dataclasses.asdict(table.state))
@@ -693,18 +807,14 @@ def play_deal(table, rng, enter_tricks):
     while table.state.deal_no == number:
         state = table.state
         if state.phase == "fold":
-            choice = rng.random()
-            if choice < 0.3 and state.may_fold:
-                table("fold", rng.choice(state.may_fold))
-            elif choice < 0.5:
-                counts = {p: rng.randint(0, 2) for p in state.active}
-                for player, count in counts.items():
-                    for _ in range(count):
-                        hands[player].remove(rng.choice(hands[player]))
-                        hands[player].append(talon.pop())
-                table("exchange", counts=counts)
-            else:
-                table(rng.choice(["bud", "knock"]), state.forhand)
+            table("fold" if rng.random() < 0.3 else "stay", state.to_act)
+        elif "exchange" in state.expected and rng.random() < 0.4:
+            counts = {p: rng.randint(0, 2) for p in state.active}
+            for player, count in counts.items():
+                for _ in range(count):
+                    hands[player].remove(rng.choice(hands[player]))
+                    hands[player].append(talon.pop())
+            table("exchange", counts=counts)
         elif state.phase == "tricks":
             if enter_tricks:
                 play_tricks(table, rng, hands)

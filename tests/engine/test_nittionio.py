@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from itertools import combinations_with_replacement, product
 
 import pytest
 from hypothesis import given, settings
@@ -211,12 +212,57 @@ def test_a_missed_bid_need_not_be_shown():
     assert row.made == (False, True, False)
     assert row.points == (2, 34, 3)
     assert any("bud ?" in line for line in state.log)
-    # A missed show still pays each opponent 60 (N1).
-    assert play(deal([3, 3, "-"], [3, 3, 3], calls={"a": "pass", "c": "show"})).sheet[0].points == (
+    # A missed show still pays each opponent 60 (N1); the shower's bid was seen (below).
+    assert play(deal([3, 3, 2], [3, 3, 3], calls={"a": "pass", "c": "show"})).sheet[0].points == (
         3 + 20 + 60,
         3 + 20 + 60,
         3,
     )
+
+
+@pytest.mark.parametrize("call", ["declare", "show"])
+@pytest.mark.parametrize("missed", [None, "bet", "-"])
+def test_a_premium_bidder_turned_his_bid_cards_up_so_his_bid_cannot_be_missed(call, missed):
+    # "Deklaration innebär att man är villig att vända upp sina budkort": whoever declared or
+    # showed, his bid is on the table, so it cannot be recorded as not shown.
+    with pytest.raises(IllegalEvent, match="c (declared|showed), so his bid cards were turned"):
+        play(deal([3, 3, missed], [3, 3, 3], calls={"c": call}))
+    # The others may still be missed: a's bid was not shown.
+    state = play(deal([missed, 3, 2], [3, 3, 3], calls={"c": call}))
+    assert state.sheet[0].made == (False, True, False)
+
+
+def cards_in_hands(rules, turn_up):
+    """The oracle: how many cards of each suit the three hands hold, counted from the deck (the
+    turn-up lies on the table; the joker in a hand counts as the turn-up's suit, N3)."""
+    held = dict.fromkeys("HDCS", 0)
+    for card in n._deck(rules.joker):
+        if turn_up is not None and card == turn_up:
+            continue
+        suit = card.suit if card.suit is not None else (turn_up.suit if turn_up else None)
+        if suit is not None:
+            held[suit.value] += 1
+    return held
+
+
+@pytest.mark.parametrize(
+    ("variant", "turn_up"),
+    [("nine_deals", "JK"), ("nine_deals", "AC"), ("nine_deals", "9C"), ("trumps_by_success", None)],
+)
+def test_bid_cards_given_as_suits_always_fit_the_nine_of_each_suit_in_the_hands(variant, turn_up):
+    # Issue 14: no suit more often than the deck can hold it, the joker counting as the turned-up
+    # card. With a club turned up the hands hold eight clubs and the joker, which counts as a
+    # club: nine, as many as with the joker turned up or in the 36-card game. Every way for the
+    # three players to lay their nine bid cards as suits is checked against that count.
+    rules = n.Rules(variant=variant)
+    card = None if turn_up is None else n._card_in_deck(turn_up, rules.joker)
+    held = cards_in_hands(rules, card)
+    assert held == {"H": 9, "D": 9, "C": 9, "S": 9}
+    extra = {} if turn_up is None else {"turn_up": turn_up}
+    # So no way of laying them as suits is refused (a check counting eight clubs under a club
+    # turn-up would refuse three bids of ♣♣♣).
+    for laid in product(combinations_with_replacement("CDHS", 3), repeat=3):
+        n.apply(n.new_game(PLAYERS, rules), deal([list(t) for t in laid], [3, 3, 3], **extra))
 
 
 def test_the_same_card_cannot_be_laid_twice():
@@ -367,6 +413,11 @@ def test_the_36_card_variant_is_won_at_a_hundred_or_more():
         ({"type": "deal", "bids": {"a": 3, "b": 3, "c": 3}}, "tricks"),
         (deal([3, 3, 3], [3, 3, 3], turn_up="4H"), "4"),
         ({"type": "premium"}, "premium"),
+        # Issue 14: a typo of a key is refused by name, not read as "everybody passed".
+        (deal([3, 3, 3], [3, 3, 3]) | {"call": {"b": "show"}}, "deal takes no 'call'"),
+        (deal([3, 3, 3], [3, 3, 3], calls={"b": "shows"}), "calls: b must be one of"),
+        (deal([3, 3, 3], [3, 3, 3], turn_up=7), "turn_up must be a card"),
+        ({"type": "deal", "tricks": {"a": 3, "b": 3, "c": 3}}, "deal needs bids"),
     ],
 )
 def test_bad_input_is_refused_with_a_clear_message(event, message):
@@ -404,6 +455,8 @@ def deals(draw):
     tricks = [cut[0], cut[1] - cut[0], 9 - cut[1]]
     caller = draw(st.sampled_from([None, *PLAYERS]))
     calls = {} if caller is None else {caller: draw(st.sampled_from(["declare", "show"]))}
+    if caller is not None and bids[PLAYERS.index(caller)] is None:  # his bid cards were seen
+        bids[PLAYERS.index(caller)] = draw(st.integers(0, 9))
     return bids, tricks, calls
 
 

@@ -543,6 +543,44 @@ def test_bad_input_is_refused_with_a_clear_message(events, message):
         table(last)
 
 
+@pytest.mark.parametrize(
+    ("events", "message"),
+    [
+        ([{**deal(), "cutter": True}], "deal takes no 'cutter'; it takes suit, rank, cutter_jack"),
+        ([deal(), {**bid("b"), "trump": "H"}], "bid takes no 'trump'"),
+        ([deal(), ALL_PASS, {"type": "all_pass", "who": "c"}], "all_pass takes no 'who'"),
+        ([{"type": "deal", "rank": "9"}], "deal needs suit"),
+        ([deal(), {"type": "bid"}], "bid needs player"),
+        ([deal(), bid("b"), {"type": "trick"}], "trick needs winner"),
+        ([{**deal(), "cutter_jack": "yes"}], "deal: cutter_jack must be true or false"),
+        ([{**deal(), "suit": ["H"]}], "deal: suit must be a suit"),
+        ([deal(), bid("b"), {"type": "tricks", "counts": [3, 2]}], "tricks: counts must be"),
+        ([deal(), bid("b"), {"type": "tricks", "winners": "abc"}], "tricks: winners must be"),
+        ([deal(), bid("b"), counts(first_two=2, b=3, a=2)], "tricks: first_two must be a player"),
+        ([{"type": "shuffle"}], "unknown event 'shuffle'; Polskt pass records deal, bid"),
+    ],
+)
+def test_the_payload_is_checked_against_its_declaration(events, message):
+    table = Table()
+    *before, last = events
+    table(*before)
+    with pytest.raises(IllegalEvent, match=message):
+        table(last)
+
+
+def test_the_payload_is_checked_before_the_phase():
+    # A typo is named even when the event would also be out of turn.
+    with pytest.raises(IllegalEvent, match="bid takes no 'players'"):
+        Table()({"type": "bid", "players": "b"})
+    assert tuple(pp.EVENTS) == pp.EVENT_TYPES
+    assert pp.EVENT_TYPES == ("deal", "bid", "all_pass", "la_vola", "trick", "tricks", "end")
+
+
+def test_a_flag_may_still_be_written_one_or_zero_as_old_games_have_it():
+    state = Table()({**deal("H", "A"), "dealer_takes": 1})
+    assert state.current.dealer_took
+
+
 def test_nothing_is_accepted_once_the_evening_is_over():
     table = Table()
     table(deal(), ALL_PASS, ALL_PASS, END)

@@ -170,6 +170,30 @@ def test_bad_input_is_refused_with_a_clear_message(events, message):
         play(*events)
 
 
+@pytest.mark.parametrize(
+    ("event", "message"),
+    [
+        ({"type": "out", "players": "c"}, "out takes no 'players'; it takes player"),
+        ({"type": "deal", "order": ["c", "a", "d"], "why": "x"}, "deal takes no 'why'"),
+        ({"type": "out"}, "out needs player"),
+        ({"type": "deal"}, "deal needs order"),
+        ({"type": "deal", "order": "cadb"}, "deal: order must be the players in the order"),
+        ({"type": "deal", "order": [1, 2, 3]}, "deal: order must be"),
+        ({"type": "out", "player": ["c"]}, "out: player must be a player at the table"),
+        ({"type": "trick"}, "unknown event 'trick'; President records out, deal"),
+        (["out", "c"], "an event is a mapping"),
+    ],
+)
+def test_the_payload_is_checked_against_its_declaration(event, message):
+    with pytest.raises(IllegalEvent, match=message):
+        play(event)
+
+
+def test_the_event_types_come_from_the_declared_table():
+    assert pr.EVENT_TYPES == ("out", "deal") == tuple(pr.EVENTS)
+    assert pr.new_game(PLAYERS).expected == pr.EVENT_TYPES
+
+
 def test_a_refusal_is_a_translatable_template_naming_the_player():
     with pytest.raises(IllegalEvent) as refused:
         play(out("c"), out("c"))

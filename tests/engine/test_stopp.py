@@ -157,16 +157,19 @@ def test_counters_need_no_value():
 @pytest.mark.parametrize(
     ("event", "message"),
     [
-        (deal(a=0, b=7, c=1, d=1), "b cannot hold 7; a hand has 6 cards"),
-        (deal(a=0, b=-1, c=1, d=1), "b cannot hold -1"),
+        (deal(a=0, b=7, c=1, d=1), "cards: b cannot hold 7; a hand has 6 cards"),
+        (deal(a=0, b=-1, c=1, d=1), "deal: cards: b must be a whole number from 0 to 60, not -1"),
         (deal(a=1, b=1, c=1, d=1), "went out"),
         (deal(a=0, b=1, c=1), "did d have left"),
-        (deal(a=0, b=1, c=1, d=1, x=1), "'x'"),
-        (deal(a=0, b="1", c=1, d=1), "b has '1'"),
-        (deal(a=0, b=True, c=1, d=1), "b has True"),
-        ({"type": "deal", "cards": [0, 1, 1, 1]}, "cards"),
-        ({"type": "deal"}, "cards"),
-        ({"type": "stopp"}, "stopp"),
+        (deal(a=0, b=1, c=1, d=1, x=1), "'x' is not a player in this game"),
+        (deal(a=0, b="1", c=1, d=1), "b must be a whole number from 0 to 60, not '1'"),
+        (deal(a=0, b=True, c=1, d=1), "b must be a whole number from 0 to 60, not True"),
+        ({"type": "deal", "cards": [0, 1, 1, 1]}, "cards must be players at the table"),
+        ({"type": "deal"}, "deal needs cards"),
+        ({"type": "deal", "cards": None}, "deal needs cards"),
+        ({"type": "deal", "card": {"a": 0}}, "deal takes no 'card'; it takes cards"),
+        ({"type": "stopp"}, "unknown event 'stopp'; Stopp records deal"),
+        (["deal"], "an event is a mapping"),
     ],
 )
 def test_bad_input_is_refused_with_a_clear_message(event, message):
@@ -176,9 +179,25 @@ def test_bad_input_is_refused_with_a_clear_message(event, message):
 
 def test_a_refusal_is_a_translatable_template_naming_the_player():
     with pytest.raises(IllegalEvent) as refused:
-        play(deal(a=0, b=7, c=1, d=1))
-    assert refused.value.template == "cards: {player} cannot hold {count}; a hand has {hand} cards"
-    assert refused.value.params == {"player": "b", "count": 7, "hand": 6}
+        play(deal(a=0, b=1, c=1, d=1), deal(a=0, b=1, c=1, d=1, x=0))
+    assert refused.value.template == "{event}: {key}: {player} is not a player in this game"
+    assert refused.value.params == {"event": "deal", "key": "cards", "player": "'x'"}
+
+
+def test_a_player_out_of_the_game_is_refused_by_name():
+    out, _ = play(deal(a=0, b=6, c=6, d=6), deal(a=0, b=6, c=0, d=0))
+    assert out.active == ("a", "c", "d")
+    with pytest.raises(IllegalEvent) as refused:
+        s.apply(out, deal(a=0, b=0, c=1, d=1))
+    assert refused.value.template == (
+        "{player} is out of the game (no capital left) and holds no cards"
+    )
+    assert refused.value.params == {"player": "b"}
+
+
+def test_the_event_types_are_derived_from_the_declared_events():
+    assert s.EVENT_TYPES == ("deal",) == tuple(s.EVENTS)
+    assert s.new_game(PLAYERS).expected == ("deal",)
 
 
 def test_a_game_needs_three_to_six_distinct_players():

@@ -202,6 +202,27 @@ def test_bad_input_is_refused_with_a_clear_message(event, message):
         play(event)
 
 
+@pytest.mark.parametrize(
+    ("event", "message"),
+    [
+        (tricks(7, trick=9), "deal takes no 'trick'; it takes tricks, early, late, last"),
+        ({"type": "end", "why": "late"}, "end takes no 'why'; it takes nothing but its type"),
+        (tricks(7, last=1), "deal: last must be a player at the table, not 1"),
+        ({"type": "deal", "tricks": {"a": 27}}, "deal: tricks: a must be a whole number"),
+        ({"type": "deal", "tricks": {"x": 7}}, "deal: tricks: 'x' is not a player"),
+        ({"type": "deal", "early": "7-6"}, "deal: early must be"),
+        ({"type": "bid"}, "unknown event 'bid'; Tvåmanswhist records deal, end"),
+    ],
+)
+def test_the_payload_is_checked_against_its_declaration(event, message):
+    with pytest.raises(IllegalEvent, match=message):
+        play(tricks(8), event)
+
+
+def test_the_event_types_come_from_the_declared_table():
+    assert t.EVENT_TYPES == ("deal", "end") == tuple(t.EVENTS)
+
+
 def test_twenty_six_counted_tricks_are_checked_too():
     with pytest.raises(IllegalEvent, match="26"):
         play(tricks(14, 13), counting="26")

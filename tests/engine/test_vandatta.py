@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections import Counter
+from itertools import combinations_with_replacement
 
 import pytest
 from hypothesis import given, settings
@@ -152,6 +154,106 @@ def test_minus_points_may_be_entered_instead_of_the_cards():
     assert state.totals == {"a": -60, "b": 0, "c": -20}
 
 
+# --- face value: totals the number cards can make (issue 14) ---------------------------------
+# V1: the number cards are 2–7 and 9, four of each in a deck: 4 × 36 = 144 together. A total
+# they cannot make is refused, for one hand and for the hands of a deal together.
+
+FACE = v.Rules(face_value=True)
+
+
+def number_hands(most_cards, decks=1):
+    """The oracle: every (count, worth) of up to ``most_cards`` number cards, by brute force
+    over the ranks (no rank more than four times a deck)."""
+    found = set()
+    for count in range(1, most_cards + 1):
+        for cards in combinations_with_replacement(v.NUMBER_RANKS, count):
+            if max(Counter(cards).values()) <= 4 * decks:
+                found.add((count, sum(cards)))
+    return found
+
+
+def test_one_number_card_cannot_be_worth_eight():
+    # The eights are not number cards (V1), so no single number card is worth 8.
+    with pytest.raises(IllegalEvent, match="a: 1 number cards .* cannot be worth 8"):
+        play(deal("b", a={"numbers": 1, "pips": 8}, c={"courts": 1}), rules=FACE)
+    assert (
+        play(deal("b", a={"numbers": 1, "pips": 9}, c={"courts": 1}), rules=FACE).totals["a"] == -9
+    )
+
+
+def test_two_number_cards_cannot_be_worth_seventeen():
+    # 9 + 9 = 18 and 9 + 7 = 16; with no eight among them nothing makes 17.
+    with pytest.raises(IllegalEvent, match="a: 2 number cards .* cannot be worth 17"):
+        play(deal("b", a={"numbers": 2, "pips": 17}, c={"courts": 1}), rules=FACE)
+    for worth in (16, 18):
+        state = play(deal("b", a={"numbers": 2, "pips": worth}, c={"courts": 1}), rules=FACE)
+        assert state.totals["a"] == -worth
+
+
+def test_a_deck_has_four_nines():
+    # Five cards worth 45 are five nines: not in one deck, but in the two decks of five players.
+    with pytest.raises(IllegalEvent, match="5 number cards .* cannot be worth 45"):
+        play(deal("b", a={"numbers": 5, "pips": 45}, c={"courts": 1}), rules=FACE)
+    state = play(
+        deal("b", a={"numbers": 5, "pips": 45}, c={"courts": 1}, d={"courts": 1}, e={"aces": 1}),
+        players=("a", "b", "c", "d", "e"),
+        rules=FACE,
+    )
+    assert state.totals["a"] == -45
+
+
+def test_the_number_cards_of_a_deck_are_worth_144_but_never_143():
+    # 143 would be all 28 number cards less one worth 1: there is none.
+    with pytest.raises(IllegalEvent, match="a: number cards cannot be worth 143"):
+        play(deal("b", a={"pips": 143}), players=("a", "b"), rules=FACE)
+    assert play(deal("b", a={"pips": 144}), players=("a", "b"), rules=FACE).totals["a"] == -144
+
+
+def test_the_hands_share_the_number_cards_of_the_deck():
+    # a holds the four nines and c one card worth 9: five nines. The hands are counted
+    # clockwise from the winner (c, then a), so a's is the one that cannot be.
+    four_nines = {"numbers": 4, "pips": 36}
+    with pytest.raises(IllegalEvent, match="a: the number cards the other hands left .* 36"):
+        play(deal("b", a=four_nines, c={"numbers": 1, "pips": 9}), rules=FACE)
+    with pytest.raises(IllegalEvent, match="a: the number cards the other hands left .* 9;"):
+        play(out("b"), hand("c", **four_nines), hand("a", numbers=1, pips=9), rules=FACE)
+    state = play(deal("b", a=four_nines, c={"numbers": 1, "pips": 7}), rules=FACE)
+    assert state.totals == {"a": -36, "b": 0, "c": -7}
+    # Without the counts: 140 and 3 would be 143 together, which no number cards make.
+    with pytest.raises(IllegalEvent, match="a: the number cards the other hands left .* 143"):
+        play(deal("b", a={"pips": 140}, c={"pips": 3}), rules=FACE)
+    assert play(deal("b", a={"pips": 140}, c={"pips": 4}), rules=FACE).totals["c"] == -4
+
+
+def test_minus_points_entered_at_face_value_must_be_a_hand_of_the_decks_cards():
+    # One deck at face value costs 4 × 25 + 4 × 15 + 16 × 10 + 144 = 464; 463 would need a card
+    # worth 1 less.
+    with pytest.raises(IllegalEvent, match="a: −463 cannot be; no hand"):
+        play(deal("b", a=463, c={"courts": 1}), rules=FACE)
+    assert play(deal("b", a=462, c={"courts": 1}), rules=FACE).totals["a"] == -462
+    assert v.max_penalty(1, face_value=True) == 464
+
+
+@pytest.mark.parametrize("decks", [1, 2])
+def test_the_number_card_totals_agree_with_a_brute_force(decks):
+    # Every count of 1–5 number cards and every worth from 1 to 50: the engine accepts the
+    # hand exactly when the oracle finds cards that make it.
+    possible = number_hands(5, decks)
+    players = ("a", "b", "c", "d", "e") if decks == 2 else ("a", "b")
+    others = {p: {"courts": 1} for p in players[2:]}
+    for count in range(1, 6):
+        for worth in range(1, 51):
+            event = deal("b", a={"numbers": count, "pips": worth}, **others)
+            if (count, worth) in possible:
+                assert play(event, players=players, rules=FACE).totals["a"] == -worth
+            else:
+                with pytest.raises(IllegalEvent):
+                    play(event, players=players, rules=FACE)
+    assert {(n, w) for n, w in possible} == {
+        (n, w) for n in range(1, 6) for w in range(1, 51) if n in v.number_cards_worth(w, decks)
+    }
+
+
 # --- step by step: who went out, then one hand at a time (the pad's flow) ---------------------
 
 
@@ -202,8 +304,8 @@ def test_the_decks_are_checked_across_the_hands_of_a_deal():
         ([out("b"), hand("a", numbers=1), hand("a", numbers=1)], "a is already recorded"),
         ([out("b"), hand("a")], "a holds no cards"),
         ([out("b"), hand("x", numbers=1)], "'x'"),
-        ([out("b"), hand("a", numbers=-2)], "a cannot hold -2"),
-        ([out("b"), hand("a", numbers="2")], "numbers: a has '2'"),
+        ([out("b"), hand("a", numbers=-2)], "hand: numbers must be a whole number from 0 .*-2"),
+        ([out("b"), hand("a", numbers="2")], "numbers must be a whole number .*'2'"),
         ([out("b"), hand("a", numbers=1, penalty=5)], "either"),
         ([out("b"), hand("a", eights=5)], "5 eights"),
     ],
@@ -269,7 +371,7 @@ def test_the_deal_skips_eliminated_players():
     ("event", "message"),
     [
         (deal("x", a={"numbers": 1}), "'x'"),
-        ({"type": "deal"}, "who went out"),
+        ({"type": "deal"}, "deal needs winner"),
         (deal("b", a={"numbers": 1}), "c holds no cards"),
         (deal("b", a={"numbers": 1}, c={"numbers": 0}), "c holds no cards"),
         (deal("b", a={"numbers": 1}, b={"numbers": 1}, c={"numbers": 1}), "b went out"),
@@ -278,15 +380,24 @@ def test_the_deal_skips_eliminated_players():
         (deal("b", a={"aces": 5}, c={"numbers": 1}), "5 aces"),
         (deal("b", a={"courts": 17}, c={"numbers": 1}), "17 tens and court cards"),
         (deal("b", a={"numbers": 20}, c={"numbers": 9}), "29 number cards"),
-        (deal("b", a={"numbers": -1}, c={"numbers": 1}), "a cannot hold -1"),
-        (deal("b", a={"numbers": "2"}, c={"numbers": 1}), "numbers: a has '2'"),
-        (deal("b", a={"numbers": True}, c={"numbers": 1}), "numbers: a has True"),
+        (
+            deal("b", a={"numbers": -1}, c={"numbers": 1}),
+            "numbers: a must be a whole number from 0 .*-1",
+        ),
+        (deal("b", a={"numbers": "2"}, c={"numbers": 1}), "numbers: a must be .*'2'"),
+        (deal("b", a={"numbers": True}, c={"numbers": 1}), "numbers: a must be .*True"),
         (deal("b", a={"numbers": 1}, c={"numbers": 1}) | {"aces": [1, 2]}, "aces"),
         (deal("b", a={"numbers": 1}, x={"numbers": 1}), "'x'"),
         (deal("b", a=33, c={"numbers": 1}), "fives"),
         (deal("b", a=465, c={"numbers": 1}), "at most 460"),
         (deal("b", a={"numbers": 1}, c={"numbers": 1}) | {"penalty": {"a": 10}}, "either"),
         ({"type": "score"}, "score"),
+        # Issue 14: a typo of a key is refused by name, not read as "no eights".
+        ({"type": "deal", "winner": "b", "eight": {"a": 3}}, "deal takes no 'eight'"),
+        ({"type": "out"}, "out needs player"),
+        ({"type": "out", "player": ["a"]}, "out: player must be a player at the table"),
+        ({"type": "deal", "winner": "b", "aces": {"a": 1}, "courts": 2}, "courts must be"),
+        ({"type": "out", "player": "b", "pips": 3}, "out takes no 'pips'"),
     ],
 )
 def test_bad_input_is_refused_with_a_clear_message(event, message):
@@ -365,6 +476,7 @@ def test_the_score_sheet_keeps_its_invariants(game):
             break
         winner = state.active[winner_index % len(state.active)]
         hands = {}
+        pool = data.draw(st.permutations(v.NUMBER_RANKS * 4 * state.decks))
         for player in state.active:
             if player == winner:
                 continue
@@ -375,10 +487,9 @@ def test_the_score_sheet_keeps_its_invariants(game):
                 "courts": data.draw(st.integers(0, 2)),
                 "numbers": data.draw(st.integers(1, 3)),
             }
-            if rules.face_value:
-                counts["pips"] = data.draw(
-                    st.integers(2 * counts["numbers"], 9 * counts["numbers"])
-                )
+            if rules.face_value:  # number cards dealt from what the decks hold
+                dealt, pool = pool[: counts["numbers"]], pool[counts["numbers"] :]
+                counts["pips"] = sum(dealt)
             hands[player] = counts
         before = dict(state.totals)
         if data.draw(st.booleans()):

@@ -581,20 +581,23 @@ def test_the_rubber_calculator_is_for_partnerships():
     ("event", "message"),
     [
         ({"type": "deal", "tricks": {"0": 7, "1": 7}}, "13"),
-        ({"type": "deal", "tricks": {"0": 14}}, "0 and 13"),
-        ({"type": "deal", "tricks": {"0": -1}}, "0 and 13"),
+        ({"type": "deal", "tricks": {"0": 14}}, "tricks: 0 must be a whole number from 0 to 13"),
+        ({"type": "deal", "tricks": {"0": -1}}, "tricks: 0 must be a whole number from 0 to 13"),
         ({"type": "deal", "tricks": {"0": "seven"}}, "whole number"),
         ({"type": "deal", "tricks": {"2": 7}}, "side"),
         ({"type": "deal", "tricks": {"x": 7}}, "side"),
         ({"type": "deal", "tricks": {"a": 7, "c": 6}}, "twice"),
         ({"type": "deal", "tricks": {}}, "tricks"),
         ({"type": "deal"}, "tricks"),
-        (deal(0, 8, {0: 3, 1: 3}), "both"),
-        (deal(0, 8, {0: 2}), "3 or 4"),
-        (deal(0, 8, {0: 5}), "3 or 4"),
-        ({"type": "deal", "tricks": {"0": 8}, "honours": "0-4"}, "side:count"),
-        ({"type": "deal", "tricks": {"0": 8}, "honours": ["0", 4]}, "honours"),
-        ({"type": "shuffle"}, "unknown"),
+        (deal(0, 8, {0: 3, 1: 3}), "add up to 6, but there are four"),
+        (deal(0, 8, {0: 5}), "add up to 5, but there are four"),
+        ({"type": "deal", "tricks": {"0": 8}, "honours": "0:x"}, "side:count"),
+        ({"type": "deal", "tricks": {"0": 8}, "honours": ["0", 4]}, "deal: honours must be"),
+        ({"type": "deal", "tricks": {"0": 8}, "honour": "2-2"}, "deal takes no 'honour'"),
+        ({"type": "deal", "honours": "2-2"}, "deal needs tricks"),
+        ({"type": "deal", "tricks": [8, 5]}, "deal: tricks must be sides by number or players"),
+        ({"type": "end_evening", "why": "late"}, "end_evening takes no 'why'"),
+        ({"type": "shuffle"}, "unknown event 'shuffle'; Whist records deal, end_evening"),
     ],
 )
 def test_bad_input_is_refused_with_a_message(event, message):
@@ -608,8 +611,8 @@ def test_bad_input_is_refused_with_a_message(event, message):
     [
         (guerre((5, 5, 5, 5)), "13"),
         ({"type": "deal", "tricks": {"a": 5, "b": 5}}, "each player"),
-        (guerre((5, 4, 4, 0), {"a": 3, "b": 3}), "two players"),
-        (guerre((5, 4, 4, 0), {"a": 6}), "3, 4 or 5"),
+        (guerre((5, 4, 4, 0), {"a": 3, "b": 3}), "add up to 6, but there are five"),
+        (guerre((5, 4, 4, 0), {"a": 6}), "deal: honours must be"),
     ],
 )
 def test_bad_input_a_la_guerre_is_refused(event, message):
@@ -627,6 +630,134 @@ def test_honours_may_be_written_side_colon_count_or_none():
     none = w.apply(state, {"type": "deal", "tricks": {"1": 5}, "honours": "none"})
     assert last_row(none).honours == (0, 0)
     assert none.scores == (2, 0)
+
+
+# --- honours entered as the split the table saw (issue 14) ---------------------------------------
+
+
+def split(side, tricks, honours):
+    """Side ``side`` took ``tricks``; ``honours`` the split as the pad sends it ("3-1")."""
+    return {"type": "deal", "tricks": {str(side): tricks}, "honours": honours}
+
+
+@pytest.mark.parametrize(
+    ("honours", "points", "held"),
+    [
+        # "Om ett par fick alla fyra i given … får de 4 trickpoäng": one trick point + 4 = game.
+        ("4-0", (5, 0), (4, 0)),
+        # "Fick de tre av dem, får de 2 trickpoäng": 2 trick points + 2.
+        ("3-1", (4, 0), (3, 0)),
+        # The other side's three count for them too (no game: not stopped, W4).
+        ("1-3", (2, 2), (0, 3)),
+        # Two each: nobody has three, nobody scores honours.
+        ("2-2", (2, 0), (0, 0)),
+        ("0-4", (2, 4), (0, 4)),
+    ],
+)
+def test_short_whist_honours_are_the_split_of_a_k_q_j_of_trumps(honours, points, held):
+    tricks = 7 if honours == "4-0" else 8
+    row = last_row(play(split(0, tricks, honours)))
+    assert (row.points, row.honours) == (points, held)
+    assert row.split == tuple(int(n) for n in honours.split("-"))
+
+
+def test_four_honours_and_a_trick_make_game_from_nothing():
+    # 7 tricks (1 trick point) and all four honours: 5, game; the opponents at 0 → treble.
+    row = last_row(play(split(0, 7, "4-0")))
+    assert (row.scores, row.game, row.game_value) == ((5, 0), (0,), 3)
+
+
+@pytest.mark.parametrize("honours", ["3–1", "3 - 1", [3, 1], {"0": 3, "1": 1}, {"a": 3}])
+def test_the_split_may_be_written_with_a_dash_as_a_list_or_by_side(honours):
+    row = last_row(play(split(0, 8, honours)))
+    assert (row.points, row.honours, row.split) == ((4, 0), (3, 0), (3, 1))
+
+
+@pytest.mark.parametrize(
+    ("honours", "message"),
+    [
+        # Four honours in play: a split that does not add up to four cannot have been seen.
+        ("3-2", "the honours add up to 5, but there are four .A K Q J of trumps."),
+        ("2-1", "the honours add up to 3, but there are four"),
+        ("4-4", "the honours add up to 8, but there are four"),
+        ([1, 1], "the honours add up to 2, but there are four"),
+        ({"0": 3, "1": 0}, "the honours add up to 3, but there are four"),
+        ("3", "honours are written as the split, one number per side, e.g. 3-1"),
+        ("3-1-0-0", "one number per side"),
+        ("three-one", "one number per side"),
+    ],
+)
+def test_a_split_that_does_not_add_up_is_refused(honours, message):
+    with pytest.raises(IllegalEvent, match=message):
+        play(split(0, 8, honours))
+
+
+@pytest.mark.parametrize(
+    ("honours", "points", "held"),
+    [
+        # "har man tre av dem (oavsett vilka) får man 2 poäng": a has 6 tricks (2) + 2.
+        ("3-1-1-0", (4, 0, 0, 0), (3, 0, 0, 0)),
+        ("2-2-1-0", (2, 0, 0, 0), (0, 0, 0, 0)),
+        # "har man fyra av dem får man 4 poäng" — b without a trick, still below 9.
+        ("0-4-1-0", (2, 4, 0, 0), (0, 4, 0, 0)),
+        # "och har man alla fem får man 5 poäng".
+        ("0-0-0-5", (2, 0, 0, 5), (0, 0, 0, 5)),
+    ],
+)
+def test_a_la_guerre_the_split_is_of_the_five_honours_a_to_ten(honours, points, held):
+    row = last_row(play(guerre((6, 4, 2, 1), honours), variant="guerre"))
+    assert (row.points, row.honours) == (points, held)
+    assert sum(row.split) == 5
+
+
+@pytest.mark.parametrize(
+    ("honours", "message"),
+    [
+        ("3-2-1-0", "the honours add up to 6, but there are five .A K Q J 10 of trumps."),
+        ("2-1-1-0", "the honours add up to 4, but there are five"),
+        ("3-2", "one number per player in seat order, e.g. 2-1-1-1"),
+        ({"a": 1, "b": 1}, "give the honours of each player .one may be left out.: 3 are not"),
+        ({"a": 2}, "3 are not given"),
+    ],
+)
+def test_a_la_guerre_a_split_that_does_not_add_up_to_five_is_refused(honours, message):
+    with pytest.raises(IllegalEvent, match=message):
+        play(guerre((6, 4, 2, 1), honours), variant="guerre")
+
+
+def test_a_la_guerre_one_player_may_be_left_out_of_the_split():
+    row = last_row(play(guerre((6, 4, 2, 1), {"a": 2, "b": 2, "c": 1}), variant="guerre"))
+    assert row.split == (2, 2, 1, 0)
+
+
+def test_old_games_replay_with_the_old_forms_of_honours():
+    # Games stored before the split keep their scores: "side:count", {side: count} and "none".
+    state = w.new_game(PLAYERS)
+    for old, held, seen in [
+        ("1:4", (0, 4), (0, 4)),
+        ({"0": 3}, (3, 0), (3, 1)),
+        ("none", (0, 0), ()),
+        (None, (0, 0), ()),
+    ]:
+        row = last_row(w.apply(state, split(0, 8, old)))
+        assert (row.honours, row.split) == (held, seen), old
+    guerre_state = w.new_game(PLAYERS, w.Rules(variant="guerre"))
+    row = last_row(w.apply(guerre_state, guerre((6, 4, 2, 1), "1:3")))
+    assert (row.points, row.honours, row.split) == ((2, 2, 0, 0), (0, 3, 0, 0), ())
+
+
+def test_without_honours_a_split_is_refused_and_none_still_accepted():
+    american = w.new_game(PLAYERS, w.Rules(variant="american"))
+    with pytest.raises(IllegalEvent, match="American whist has no honours"):
+        w.apply(american, split(0, 8, "2-2"))
+    plain = w.new_game(PLAYERS, w.Rules(honours=False))
+    with pytest.raises(IllegalEvent, match="this club plays without honours"):
+        w.apply(plain, split(0, 8, "2-2"))
+    assert w.apply(plain, split(0, 8, "none")).scores == (2, 0)
+
+
+def test_the_event_types_come_from_the_declared_table():
+    assert w.EVENT_TYPES == ("deal", "end_evening") == tuple(w.EVENTS)
 
 
 def test_the_rules_refuse_unknown_options():
@@ -675,11 +806,21 @@ def evenings(draw):
             counts = (0, 3, 4)
         if rules.honours and variant != "american":
             count = draw(st.sampled_from(counts))
-            if count:
-                holders = 4 if variant == "guerre" else 2
+            holders = 4 if variant == "guerre" else 2
+            if draw(st.booleans()):  # the split the table saw
+                event["honours"] = draw(splits(w.HONOUR_CARDS[variant], holders))
+            elif count:  # the old form: who held three or more
                 event["honours"] = {str(draw(st.integers(0, holders - 1))): count}
         events.append(event)
     return rules, events
+
+
+@st.composite
+def splits(draw, cards, holders):
+    """A split of the honours between the holders, as text or a list."""
+    cuts = sorted(draw(st.lists(st.integers(0, cards), min_size=holders - 1, max_size=holders - 1)))
+    split = [b - a for a, b in zip([0, *cuts], [*cuts, cards], strict=True)]
+    return draw(st.sampled_from(["-".join(map(str, split)), split]))
 
 
 @settings(max_examples=150, deadline=None)

@@ -6,18 +6,21 @@ from __future__ import annotations
 import pytest
 
 from engine import registry
+from scoring import games
 from tests.conftest import client_for
 from tests.factories import make_member, make_table
 from tests.scoring import toy_game
 
 
 @pytest.fixture
-def toy(monkeypatch):
-    """Register the toy game next to the real ones."""
-    real_get = registry.get
-    info = registry.GameInfo("toy", toy_game, toy_game.NAMES, 2, 4)
-    monkeypatch.setattr(registry, "get", lambda key: info if key == "toy" else real_get(key))
-    return info
+def toy():
+    """The toy game, registered next to the real ones through the public hooks (as
+    ``docs/adding-a-game.md`` says a new game joins), with the generic pad."""
+    info = registry.register(toy_game)
+    games.register(games.Pad(toy_game.KEY))
+    yield info
+    games.unregister(toy_game.KEY)
+    registry.unregister(toy_game.KEY)
 
 
 @pytest.fixture

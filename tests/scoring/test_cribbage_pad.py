@@ -4,14 +4,17 @@ all, or with the starter cut)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from django.urls import reverse
 
 from club import ledger
 from club.models import GameResult
+from engine import cribbage
 from scoring.games.cribbage import points_choices
 from scoring.models import GameStatus
-from tests.scoring.pad import p_fields, post_event, start_from_form
+from tests.scoring.pad import p_fields, pad_url, post_event, start_from_form
 
 
 def start(client, club, players, **rules):
@@ -163,6 +166,63 @@ def test_the_start_form_offers_the_clubs_last_options(scorer_client, club, score
     ],
 )
 def test_the_chips_offer_only_the_totals_the_starter_allows(starter, phase, offered, not_offered):
-    choices = set(points_choices({"starter": starter, "phase": phase}))
+    state = cribbage.new_game(["a", "b"])
+    if starter:
+        state = cribbage.apply(state, {"type": "starter", "card": starter})
+    choices = set(points_choices(replace(state, phase=phase)))
     assert offered <= choices
     assert not (not_offered & choices)
+
+
+# --- the play by cards -------------------------------------------------------------------------
+
+
+def test_the_play_is_recorded_by_tapping_ranks_and_go_and_the_engine_scores_it(
+    scorer_client, club, scorer, member
+):
+    # Sune (s0) deals, Maja (s1) leads: 5, 10 (15: Sune 2), 7, 7 (a pair: Sune 2), Maja go,
+    # 2 (31: Sune 2); then Maja 3, Sune 4, Maja 5 (a run: 3, and the last card: 1).
+    game = start(scorer_client, club, [scorer, member])
+    record(scorer_client, game, "starter", card="KS")
+    page = scorer_client.get(pad_url(game)).content.decode()
+    assert 'data-testid="play-cards"' in page
+    assert 'data-testid="peg-s0-2"' in page  # the quick way is still offered
+    taps = [("s1", 5), ("s0", 10), ("s1", 7), ("s0", 7), ("s1", "go"), ("s0", 2)]
+    taps += [("s1", 3), ("s0", 4), ("s1", 5)]
+    for player, rank in taps:
+        fields = {"p_player": player} if rank == "go" else {"p_player": player, "p_card": rank}
+        response = post_event(scorer_client, game, "go" if rank == "go" else "play", fields)
+        assert response.status_code == 200
+    game.refresh_from_db()
+    assert game.snapshot["scores"] == {"s0": 6, "s1": 4}
+    page = scorer_client.get(pad_url(game)).content.decode()
+    assert 'data-testid="play-cards"' not in page
+    assert 'data-testid="show-2"' in page  # now the hands are counted
+
+
+def test_a_rank_that_cannot_be_played_is_no_button(scorer_client, club, scorer, member):
+    game = start(scorer_client, club, [scorer, member])
+    record(scorer_client, game, "starter", card="5S")
+    for player, rank in [("s1", 5), ("s0", 5), ("s1", 5), ("s0", 10)]:
+        post_event(scorer_client, game, "play", {"p_player": player, "p_card": rank})
+    page = scorer_client.get(pad_url(game)).content.decode()
+    assert 'data-testid="play-count">25<' in page
+    # At 25 only A-6 fit, and every five is out (three played, one cut).
+    assert '<span class="chip off" aria-disabled="true" data-testid="play-7">' in page
+    assert '<span class="chip off" aria-disabled="true" data-testid="play-5">' in page
+    assert 'value="6" class="chip" data-testid="play-6"' in page
+    assert '<button type="submit" class="chip go" data-testid="play-go">' in page
+    assert 'data-testid="peg-s0-2"' not in page  # no points by hand once cards are played
+
+
+def test_a_card_out_of_turn_is_refused_in_swedish_and_nothing_is_stored(
+    scorer_client, club, scorer, member
+):
+    game = start(scorer_client, club, [scorer, member])
+    record(scorer_client, game, "starter", card="KS")
+    response = post_event(scorer_client, game, "play", {"p_player": "s0", "p_card": 5}, seq=1)
+    assert response.status_code == 422
+    refusal = "det är Maja Medlem som spelar nu (eller säger pass), inte Sune Skrivare"
+    assert refusal in response.content.decode()
+    game.refresh_from_db()
+    assert game.seq == 1

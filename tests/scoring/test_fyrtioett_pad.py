@@ -72,7 +72,7 @@ def test_a_throw_in_passes_the_deal_counter_clockwise(scorer_client, game):
     [
         ([4, 4, 4, 4], [4, 4, 4, 4], "deal", "add up to 16"),
         ([3, 3, 2, 2], [3, 3, 2, 5], "deal", "worth only 10 points"),
-        ([4, 4, 4, 14], [4, 4, 4, 1], "deal", "at most 13"),
+        ([4, 4, 4, 14], [4, 4, 4, 1], "deal", "from 0 to 13, not 14"),
         ([4, 4, 4, None], [4, 4, 4, 1], "deal", "missing"),
         ([3, 3, 3, 3], [None] * 4, "throw_in", "worth 12 points"),
         ([None, 2, 2, None], [None] * 4, "throw_in", "in turn from förhand"),

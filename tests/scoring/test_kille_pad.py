@@ -62,9 +62,10 @@ def test_a_deal_with_a_showing_posts_every_stake_and_payout(scorer_client, club,
     # Deal 1 (Anna deals): a budrunda, 1 kr each.
     calls(scorer_client, game, "s1 bud", "s2 bud", "s3 bud", "s0 bud")
     assert pot_account(club).balance_ore == 1200
-    # Deal 2 (Bo deals, Cilla förhand): Cilla knocks, Dan folds; Cilla knocks again, Anna takes
+    # Deal 2 (Bo deals, Cilla förhand): Cilla knocks, Dan folds, Anna and Bo stay; Cilla knocks
+    # again, Anna takes
     # the fourth trick and says bud, Bo lays up first with 3 against Anna's blompottan.
-    calls(scorer_client, game, "s2 knock", "s3 fold", "s2 knock")
+    calls(scorer_client, game, "s2 knock", "s3 fold", "s0 stay", "s1 stay", "s2 knock")
     tap(scorer_client, game, "fourth_trick", player="s0")
     calls(scorer_client, game, "s0 bud", "s1 show")
     assert game.snapshot["phase"] == "reveal"
@@ -98,9 +99,19 @@ def test_the_pad_offers_the_current_steps_buttons(scorer_client, club, players):
     assert 'data-testid="bud-s2"' not in page  # only the player on turn has buttons
     calls(scorer_client, game, "s1 knock")
     page = scorer_client.get(url).content.decode()
-    for seat in ("s2", "s3", "s0"):
-        assert f'data-testid="fold-{seat}"' in page
-    assert 'data-testid="fold-s1"' not in page  # the knocker
+    # The fold round, from the knocker's left: Cilla first, with a button to stay and one to fold.
+    assert 'data-testid="stay-s2"' in page
+    assert 'data-testid="fold-s2"' in page
+    for seat in ("s3", "s0", "s1"):  # not yet, and never the knocker
+        assert f'data-testid="fold-{seat}"' not in page
+        assert f'data-testid="stay-{seat}"' not in page
+    assert 'data-testid="bud-s1"' not in page  # the second call waits for the fold round
+    calls(scorer_client, game, "s2 stay")
+    page = scorer_client.get(url).content.decode()
+    assert 'data-testid="fold-s3"' in page
+    assert 'data-testid="fold-s2"' not in page  # Cilla stayed
+    calls(scorer_client, game, "s3 stay", "s0 stay")
+    page = scorer_client.get(url).content.decode()
     assert 'data-testid="bud-s1"' in page  # the second call, förhand first
     calls(scorer_client, game, "s1 knock")
     page = scorer_client.get(url).content.decode()
@@ -121,10 +132,14 @@ def test_bad_input_is_refused_with_a_message_and_nothing_stored(scorer_client, c
     # Out of turn: Bo is förhand.
     response = tap(scorer_client, game, "bud", status=422, player="s2")
     assert "Bo Berg" in response.content.decode()  # the message names people, not seats
-    calls(scorer_client, game, "s1 knock", "s1 bud")
-    # A fold in the second round.
+    calls(scorer_client, game, "s1 knock")
+    # Out of turn in the fold round: Cilla, on the knocker's left, speaks first.
+    response = tap(scorer_client, game, "fold", status=422, player="s0")
+    assert "it is Cilla Carlsson&#x27;s turn to stay or fold" in response.content.decode()
+    calls(scorer_client, game, "s2 stay", "s3 stay", "s0 stay", "s1 bud")
+    # A fold in the second round by a player who stayed.
     response = tap(scorer_client, game, "fold", status=422, player="s3")
-    assert "no longer allowed" in response.content.decode()
+    assert "Dan Dahl stayed and cannot fold later" in response.content.decode()
     calls(scorer_client, game, "s2 knock")
     tap(scorer_client, game, "fourth_trick", player="s2")
     calls(scorer_client, game, "s2 show")
@@ -195,10 +210,24 @@ def test_the_club_can_open_every_evening_with_a_stake(scorer_client, club, playe
     assert game.snapshot["pot_ore"] == 1800
 
 
+def test_a_game_recorded_before_staying_was_an_event_still_replays(scorer_client, club, players):
+    # Such a game's setup says implied_stays (the lead's data migration marks old Kille games):
+    # only folds were tapped, the players skipped stayed, and the second call closed the round.
+    game = recording.start_game(
+        club, "kille", players, players[0].user, setup={"pot_ore": 0, "implied_stays": True}
+    )
+    tap(scorer_client, game, "ante")
+    calls(scorer_client, game, "s1 knock", "s3 fold", "s1 knock")
+    assert game.snapshot["phase"] == "tricks"
+    assert game.snapshot["stayed"] == ["s2", "s0"]
+    replayed = recording._replay(game, list(game.events.order_by("seq")))
+    assert replayed.folded == ("s3",)
+
+
 def test_exchange_counts_and_tricks_come_from_the_forms(scorer_client, club, players):
     game = start(scorer_client, club, players[:3])
     tap(scorer_client, game, "ante")
-    calls(scorer_client, game, "s1 knock")
+    calls(scorer_client, game, "s1 knock", "s2 stay", "s0 stay")
     tap(scorer_client, game, "exchange", **{"counts.s1": "2", "counts.s2": "0", "counts.s0": "1"})
     assert game.snapshot["exchanged"] == {"s1": 2, "s2": 0, "s0": 1}
     calls(scorer_client, game, "s1 knock")

@@ -39,18 +39,19 @@ def test_the_pad_asks_for_calls_bids_and_tricks_from_forhand(scorer_client, club
 def test_a_deal_with_a_failed_show_is_recorded_from_the_form_fields(
     scorer_client, club, scorer, players
 ):
-    # b (s1) declares, c (s2) shows and misses: a and b made theirs (20 each) and get 60 each.
+    # b (s1) declares, c (s2) shows a bid of 2 and misses: a and b made theirs (20 each) and
+    # get 60 each.
     game = start(club, scorer, players)
     response = record(
-        scorer_client, game, [2, 4, "bet"], [2, 4, 3], calls={"s1": "declare", "s2": "show"}
+        scorer_client, game, [2, 4, 2], [2, 4, 3], calls={"s1": "declare", "s2": "show"}
     )
     assert response.status_code == 200
     row = game.snapshot["sheet"][0]
     assert (row["premium_player"], row["premium"]) == ("s2", "show")
-    assert row["bids"] == [2, 4, None]
+    assert row["bids"] == [2, 4, 2]
     assert game.snapshot["totals"] == [2 + 20 + 60, 4 + 20 + 60, 3]
     page = response.content.decode()
-    assert "–/3 +3 V" in page
+    assert "2/3 +3 V" in page
     assert Event.objects.get(game=game).payload["calls"] == {
         "s0": "pass",
         "s1": "declare",
@@ -63,7 +64,9 @@ def test_a_deal_with_a_failed_show_is_recorded_from_the_form_fields(
     [
         ([3, 3, 3], [3, 3, 4], None, "add up to 10"),
         ([3, 3, 3], [3, 3, None], None, "missing"),
-        ([3, 3, 10], [3, 3, 3], None, "a bid is 0–9"),
+        ([3, 3, 10], [3, 3, 3], None, "must be a whole number from 0 to 9"),
+        # The shower's bid cards were turned up: his bid cannot be left as missed.
+        ([3, 3, "bet"], [3, 3, 3], {"s2": "show"}, "showed, so his bid cards were turned up"),
         ([3, 3, 3], [3, 3, 3], {"s1": "show", "s2": "declare"}, "may only pass"),
     ],
 )

@@ -4,9 +4,11 @@ nothing, options from the start form, the finished game in the league, and the h
 from __future__ import annotations
 
 import pytest
+from django.conf import settings
 from django.urls import reverse
 
 from club.models import GameResult
+from engine import vandatta
 from scoring import recording
 from scoring.models import Event, Game, GameStatus
 from tests.scoring.pad import help_page, p_fields, pad_url, post_event, start_form
@@ -68,6 +70,26 @@ def test_a_deal_is_recorded_hand_by_hand(scorer_client, game):
     page = response.content.decode()
     assert 'data-testid="vd-out"' in page  # the next deal starts with the same question
     assert "Sune Skrivare -60 = -60" in page  # the history names the players
+
+
+def test_the_hand_form_shows_what_each_count_costs_from_the_engines_values(
+    scorer_client, game, monkeypatch
+):
+    # Issue 14: the point values are the engine's (vandatta.VALUES), shown by the template, not
+    # written into the stylesheet.
+    post(scorer_client, game, "out", player="s1")
+    page = scorer_client.get(pad_url(game)).content.decode()
+    eights = page.split('class="vd-row vd-eights"')[1].split("</fieldset>")[0]
+    assert "(−25)" in eights
+    assert 'data-testid="vd-eights-2"><span>2<small class="vd-cost">−50</small>' in eights
+    courts = page.split('class="vd-row vd-courts"')[1].split("</fieldset>")[0]
+    assert "(−10)" in courts
+    assert "−30" in courts
+    monkeypatch.setitem(vandatta.VALUES, "eights", 30)
+    page = scorer_client.get(pad_url(game)).content.decode()
+    assert 'data-testid="vd-eights-2"><span>2<small class="vd-cost">−60</small>' in page
+    css = (settings.BASE_DIR / "static/css/pads/vandatta.css").read_text()
+    assert "counter" not in css
 
 
 def test_minus_points_may_be_typed_instead(scorer_client, game):

@@ -82,8 +82,8 @@ def test_a_deal_after_the_rubber_is_won_is_refused_and_the_rubber_stays(client):
 @in_english
 def test_bad_input_is_explained_and_the_deals_so_far_kept(client):
     for params, message in (
-        ({"d": ["0:9"], "t": "0:14"}, "between 0 and 13"),
-        ({"d": ["0:9"], "t": "0:8", "h": "1:5"}, "3 or 4"),
+        ({"d": ["0:9"], "t": "0:14"}, "a whole number from 0 to 13"),
+        ({"d": ["0:9"], "t": "0:8", "h": "1:5"}, "the honours add up to 5, but there are four"),
         ({"variant": "american", "d": ["0:9"], "t": "0:8", "h": "0:4"}, "no honours"),
         ({"d": ["0:9"], "t": "nine"}, "nine"),  # the app's own (translated) message names it
     ):

@@ -35,7 +35,7 @@ class Pad:
     def post(self, type_, fields=None, payload=None):
         return post_event(self.client, self.game, type_, fields, payload=payload)
 
-    def deal(self, side, tricks, honours="none"):
+    def deal(self, side, tricks, honours="2-2"):
         response = self.post("deal", {f"p_tricks.{side}": str(tricks), "p_honours": honours})
         assert response.status_code == 200, response.content.decode()[:2000]
         self.game.refresh_from_db()
@@ -43,7 +43,7 @@ class Pad:
 
 
 # The worked rubber of tests/engine/test_whist.py: 3 + 3 + 2 against 2, difference 6.
-RUBBER_2_1 = [(0, 9, "none"), (0, 8, "0:3"), (1, 7, "none"), (0, 7, "none"), (1, 10, "none")]
+RUBBER_2_1 = [(0, 9, "2-2"), (0, 8, "3-1"), (1, 7, "2-2"), (0, 7, "2-2"), (1, 10, "2-2")]
 
 
 def test_a_rubber_recorded_deal_by_deal_posts_the_money_to_the_members(club, four, scorer_client):
@@ -71,14 +71,16 @@ def test_a_rubber_recorded_deal_by_deal_posts_the_money_to_the_members(club, fou
 def test_the_pad_shows_the_sides_the_score_and_the_trick_buttons(club, four, scorer_client):
     game = start(club, four)
     pad = Pad(scorer_client, game)
-    pad.deal(1, 8, "0:4")
+    pad.deal(1, 8, "4-0")
     url = pad_url(game)
     page = scorer_client.get(url).content.decode()
     assert "Sune &amp; Cia" in page  # first names tell the four apart
     assert "Bo &amp; Dan" in page
     assert 'data-testid="tricks-0-13"' in page
     assert 'name="p_tricks.1" value="7"' in page
-    assert 'value="1:4"' in page  # an honours choice
+    assert 'name="p_honours" value="1-3"' in page  # the split chips, 4–0 … 0–4
+    assert ">1\u20133<" in page
+    assert "1:4" not in page  # no longer a holder and a count
     assert "whist.css" in page
     fragment = scorer_client.get(url, **HTMX).content.decode()
     assert fragment.lstrip().startswith('<div id="pad"')
@@ -91,10 +93,11 @@ def test_the_pad_shows_the_sides_the_score_and_the_trick_buttons(club, four, sco
     ("fields", "payload", "message"),
     [
         ({}, {"tricks": {"0": 7, "1": 7}}, "13"),
-        ({}, {"tricks": {"0": 8}, "honours": {"0": 3, "1": 3}}, "both sides"),
-        ({"p_tricks.0": "14"}, None, "between 0 and 13"),
-        ({"p_honours": "none"}, None, "tricks"),
-        ({"p_tricks.0": "8", "p_honours": "0:2"}, None, "3 or 4"),
+        ({}, {"tricks": {"0": 8}, "honours": {"0": 3, "1": 3}}, "add up to 6, but there are four"),
+        ({"p_tricks.0": "14"}, None, "tricks: 0 must be a whole number from 0 to 13"),
+        ({"p_honours": "2-2"}, None, "deal needs tricks"),
+        ({"p_tricks.0": "8", "p_honours": "3-2"}, None, "add up to 5, but there are four"),
+        ({"p_tricks.0": "8", "p_honour": "3-1"}, None, "deal takes no &#x27;honour&#x27;"),
     ],
 )
 def test_bad_input_is_refused_with_the_engines_message_and_nothing_is_stored(
@@ -114,7 +117,7 @@ def test_bad_input_is_refused_with_the_engines_message_and_nothing_is_stored(
 
 def test_american_whist_refuses_honours(club, four, scorer_client):
     game = start(club, four, variant="american")
-    response = Pad(scorer_client, game).post("deal", {"p_tricks.0": "8", "p_honours": "0:4"})
+    response = Pad(scorer_client, game).post("deal", {"p_tricks.0": "8", "p_honours": "4-0"})
     assert response.status_code == 422
     assert "no honours" in response.content.decode()
     assert not Event.objects.filter(game=game).exists()
@@ -169,14 +172,16 @@ def test_a_partie_a_la_guerre_through_the_pad(club, four, scorer_client):
     url = pad_url(game)
     page = scorer_client.get(url).content.decode()
     assert 'name="p_tricks.s3"' in page
-    assert 'value="2:5"' in page  # five honours, seat 2
-    # Seat 3's tricks are left out: 13 − 12 = 1.
-    fields = {"p_tricks.s0": "12", "p_tricks.s1": "0", "p_tricks.s2": "0", "p_honours": "1:4"}
+    assert 'name="p_honours.s2" value="5"' in page  # five honours, seat 2
+    # Seat 3's tricks and honours are left out: 13 − 12 = 1 trick, 5 − 5 = no honour.
+    fields = {"p_tricks.s0": "12", "p_tricks.s1": "0", "p_tricks.s2": "0"}
+    fields |= {"p_honours.s0": "1", "p_honours.s1": "4", "p_honours.s2": "0"}
     assert pad.post("deal", fields).status_code == 200
     game.refresh_from_db()
     assert game.snapshot["scores"] == [8, 4, 0, 0]
     assert game.snapshot["deals"][0]["tricks"] == [12, 0, 0, 1]
-    fields = {"p_tricks.s0": "5", "p_tricks.s1": "4", "p_tricks.s2": "4", "p_honours": "none"}
+    fields = {"p_tricks.s0": "5", "p_tricks.s1": "4", "p_tricks.s2": "4"}
+    fields |= {"p_honours.s0": "2", "p_honours.s1": "1", "p_honours.s2": "1"}
     assert pad.post("deal", fields).status_code == 200
     # s0 reaches 9 and wins the partie: each of the others pays 1 kr.
     assert balances(four) == [300, -100, -100, -100]
