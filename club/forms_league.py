@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
 from club import league
@@ -14,12 +15,25 @@ from core import inputs
 class LeagueSettingsForm(forms.ModelForm):
     # ASCII digits, bounded by the column (core.inputs), not whatever int() accepts.
     provisional_games = inputs.IntegerField(
-        label=Club._meta.get_field("provisional_games").verbose_name, min_value=0, max_value=32767
+        label=capfirst(Club._meta.get_field("provisional_games").verbose_name),
+        min_value=0,
+        max_value=32767,
     )
 
     class Meta:
         model = Club
-        fields = ["placement_scheme", "provisional_games", "skunks_in_league"]
+        fields = [
+            "placement_scheme",
+            "provisional_games",
+            "skunks_in_league",
+            "public_league_money",
+        ]
+        help_texts = {
+            "public_league_money": _(
+                "Each member's net winnings on the link anyone can open; members who log in "
+                "always see them."
+            ),
+        }
 
 
 class SeasonForm(forms.ModelForm):

@@ -364,6 +364,30 @@ class Statement:
     closing_ore: int
 
 
+# --- memos in the reader's language ----------------------------------------------------------
+# A memo is stored as text when money moves. Another app whose transactions it can describe
+# better (scoring: a game's deal, from the event's lines) registers a describer; pages and
+# exports call ``describe`` on the transactions they show, so memos read in the reader's
+# language with today's names. The override is in memory only: a transaction is never saved again.
+
+Describer = Callable[[list[Transaction]], dict[Transaction, str]]
+_DESCRIBERS: list[Describer] = []
+
+
+def register_describer(describer: Describer) -> Describer:
+    _DESCRIBERS.append(describer)
+    return describer
+
+
+def describe(transactions: Iterable[Transaction | None]) -> None:
+    """Put each transaction's memo in the reader's language, where an app knows how (a few
+    queries for any number of transactions)."""
+    shown = [tx for tx in transactions if tx is not None]
+    for describer in _DESCRIBERS:
+        for tx, text in describer(shown).items():
+            tx.memo = text
+
+
 def statement(account: Account, start: Date | None = None, end: Date | None = None) -> Statement:
     """Every entry of the account between two dates with its running balance."""
     opening = 0
@@ -384,6 +408,9 @@ def statement(account: Account, start: Date | None = None, end: Date | None = No
     ):
         running += entry.amount_ore
         rows.append(StatementRow(entry, entry.amount_ore, running))
+    describe(
+        [row.entry.transaction for row in rows] + [row.entry.transaction.reverses for row in rows]
+    )
     return Statement(account, start, end, opening, rows, running)
 
 

@@ -23,6 +23,7 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 INVITE_LIFETIME = timedelta(days=14)
@@ -67,6 +68,11 @@ class Club(models.Model):
     )
     # A secret for the read-only league page; empty when the club does not share it.
     league_share_token = models.CharField(max_length=43, blank=True, db_index=True)
+    # Who won or lost how much is the members' business: the public page leaves it out unless
+    # the club says otherwise.
+    public_league_money = models.BooleanField(
+        _("show money on the public league page"), default=False
+    )
 
     objects = ClubQuerySet.as_manager()
 
@@ -271,6 +277,20 @@ class Account(models.Model):
         ]
 
     def __str__(self) -> str:
+        return self.label
+
+    @property
+    def label(self) -> str:
+        """The account's name in the reader's language: a member's account by the member's name;
+        the club's own accounts, pots and betar by what they are ("Pott: Kille", "Bet 7: Polskt
+        pass"), rendered from the key rather than the name stored when it was opened."""
+        if self.kind in SYSTEM_LABELS:
+            return str(SYSTEM_LABELS[self.kind])
+        parts = self.key.split(":")
+        if self.kind == AccountKind.POT and len(parts) == 2:
+            return gettext("Pot: %(game)s") % {"game": _game_name(parts[1])}
+        if self.kind == AccountKind.BET and len(parts) == 3:
+            return gettext("Bet %(n)s: %(game)s") % {"n": parts[2], "game": _game_name(parts[1])}
         return self.name
 
     @property
@@ -689,3 +709,18 @@ class HeadToHead(models.Model):
 
     def __str__(self) -> str:
         return f"{self.member} v {self.opponent}: {self.wins}-{self.losses}-{self.draws}"
+
+
+# The club's own accounts by kind, in the reader's language (``Account.label``).
+SYSTEM_LABELS = {
+    AccountKind.TREASURY: _("Club treasury"),
+    AccountKind.CASH: _("Cash"),
+    AccountKind.DUES_INCOME: _("Membership dues"),
+    AccountKind.EXPENSES: _("Expenses"),
+}
+
+
+def _game_name(key: str) -> str:
+    from engine import registry  # noqa: PLC0415 - the engine is pure Python, loaded on use
+
+    return gettext(registry.display_name(key))

@@ -13,8 +13,9 @@ import re
 
 from django import forms
 from django.core.exceptions import ValidationError
-from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
+
+from core.i18n import language as current_language
 
 # ASCII digits only: \d also matches "١٢" and "１２", which nobody means as an amount. At most
 # MAX_KRONOR_DIGITS of kronor, so that int() is cheap and never meets Python's digit limit;
@@ -63,7 +64,7 @@ def format_ore(amount_ore: int | None, language: str | None = None) -> str:
     amount_ore = int(amount_ore)
     sign = "−" if amount_ore < 0 else ""
     kronor, ore = divmod(abs(amount_ore), 100)
-    language = (language or get_language() or "sv")[:2]
+    language = (language or current_language())[:2]
     if language == "en":
         return f"{sign}SEK {kronor:,}.{ore:02d}"
     grouped = f"{kronor:,}".replace(",", "\u00a0")

@@ -42,6 +42,7 @@ from dataclasses import dataclass
 from urllib.parse import quote, urlencode
 
 import segno
+from django.utils.translation import gettext
 
 from club.money import format_ore
 
@@ -239,21 +240,15 @@ def apply_plan(balances: Mapping[str, int], plan: list[Payment]) -> dict[str, in
 
 # --- words and Swish -------------------------------------------------------------------------
 
-_SENTENCES = {
-    "sv": "{payer} betalar {amount} till {payee}.",
-    "en": "{payer} pays {payee} {amount}.",
-}
 
-
-def describe(payment: Payment, names: Mapping[str, str], lang: str = "sv") -> str:
-    """One line a person can read aloud: "Anna betalar 12,50 kr till Bo." """
-    lang = lang[:2] if lang[:2] in _SENTENCES else "sv"
-    payer = names.get(payment.payer, payment.payer)
-    text = _SENTENCES[lang].format(
-        payer=payer,
-        payee=names.get(payment.payee, payment.payee),
-        amount=format_ore(payment.amount_ore, lang),
-    )
+def describe(payment: Payment, names: Mapping[str, str]) -> str:
+    """One line a person can read aloud, in the reader's language: "Anna betalar 12,50 kr till
+    Bo." / "Anna pays Bo SEK 12.50." """
+    text = gettext("%(payer)s pays %(payee)s %(amount)s.") % {
+        "payer": names.get(payment.payer, payment.payer),
+        "payee": names.get(payment.payee, payment.payee),
+        "amount": format_ore(payment.amount_ore),
+    }
     return text[:1].upper() + text[1:]
 
 

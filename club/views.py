@@ -9,7 +9,6 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
@@ -47,7 +46,7 @@ def club_home(request: HttpRequest) -> HttpResponse:
         .order_by("-finished_at")[:6]
     )
     for result in latest:
-        result.game_name = registry.display_name(result.game_key, get_language() or "sv")
+        result.game_name = _(registry.display_name(result.game_key))
     return render(
         request,
         "club/club_home.html",

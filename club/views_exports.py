@@ -1,4 +1,4 @@
-"""The treasurer's exports: CSV files of the books and printable season statements.
+"""The treasurer's exports: CSV files of the books and season statements (printable or PDF).
 
 A statement is built by a Celery task (``club.tasks.build_statement_task``) queued when the
 request commits; asking again for the same statement while it is being built (or after, if the
@@ -94,6 +94,7 @@ def statement_start(request: HttpRequest) -> HttpResponse:
         form.cleaned_data["member"],
         request.user,
         _language(),
+        exports.statement_format(request.POST.get("format")),
     )
     if new:
         build_statement_task.delay_on_commit(job.pk)
@@ -127,6 +128,13 @@ def export_document(request: HttpRequest, job_id: int) -> HttpResponse:
     job = get_object_or_404(ExportJob, pk=job_id, club=request.club)
     if job.status != ExportJob.Status.DONE:
         raise Http404
+    if exports.is_pdf(job):
+        # Always a download: the phone hands the file to its PDF reader, and no browser's
+        # built-in viewer meets the document's strict policy.
+        response = HttpResponse(exports.job_pdf(job), content_type="application/pdf")
+        name = f"{request.club.slug}-{job.pk}.pdf"
+        response["Content-Disposition"] = f'attachment; filename="{name}"'
+        return response
     response = HttpResponse(job.content, content_type="text/html; charset=utf-8")
     if request.GET.get("download"):
         name = f"{request.club.slug}-{job.pk}.html"

@@ -17,7 +17,6 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
@@ -32,11 +31,12 @@ from engine import registry
 
 
 def _game_names() -> dict[str, str]:
-    language = (get_language() or "sv")[:2]
-    return {key: registry.display_name(key, language) for key in registry.game_keys()}
+    return {key: _(registry.display_name(key)) for key in registry.game_keys()}
 
 
-def _table_context(club: Club, params) -> dict:
+def _table_context(club: Club, params, *, shared: bool = False) -> dict:
+    """The table of one game and season; on the public page (``shared``) without members' money
+    unless the club shows it (``Club.public_league_money``)."""
     seasons = list(Season.objects.filter(club=club))
     if not seasons:
         seasons = [league.current_season(club)]
@@ -52,6 +52,7 @@ def _table_context(club: Club, params) -> dict:
     keys.sort(key=lambda k: list(names).index(k) if k in names else 99)
     game_key = params.get("game") if params.get("game") in keys else (keys[0] if keys else "")
     rows = list(Standing.objects.filter(season=season, game_key=game_key).select_related("member"))
+    provisional = club.provisional_games
     return {
         "seasons": seasons,
         "season": season,
@@ -59,7 +60,13 @@ def _table_context(club: Club, params) -> dict:
         "game_key": game_key,
         "game_name": names.get(game_key, game_key),
         "rows": rows,
-        "provisional_games": club.provisional_games,
+        "provisional_games": provisional,
+        # The legend explains the provisional mark only when a row carries it.
+        "any_provisional": any(
+            row.rating is not None and row.rated_games < provisional for row in rows
+        ),
+        "shared": shared,
+        "show_money": not shared or club.public_league_money,
     }
 
 
@@ -67,7 +74,6 @@ def _table_context(club: Club, params) -> dict:
 @club_view()
 def standings(request: HttpRequest) -> HttpResponse:
     context = _table_context(request.club, request.GET)
-    context["shared"] = False
     context["share_url"] = share_url(request, request.club) if request.member.is_admin else ""
     template = "club/league.html#table" if request.htmx else "club/league.html"
     return render(request, template, context)
@@ -84,8 +90,8 @@ def shared_standings(request: HttpRequest, token: str) -> HttpResponse:
         club = Club.objects.filter(league_share_token=token).first()
     if club is None:
         raise Http404
-    context = _table_context(club, request.GET)
-    context |= {"shared": True, "shared_club": club}
+    context = _table_context(club, request.GET, shared=True)
+    context["shared_club"] = club
     template = "club/league.html#table" if request.htmx else "club/league.html"
     return render(request, template, context)
 

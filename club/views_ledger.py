@@ -17,7 +17,6 @@ from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
@@ -34,6 +33,7 @@ from club.forms import (
 )
 from club.models import Account, AccountKind, DuesPlan, Entry, Period, Role, Transaction
 from club.money import format_ore
+from club.statements import statement_lines
 from core import inputs
 
 # The settle-up rows' keys: the page's render key and the row number ("<hex>-3").
@@ -159,6 +159,7 @@ def _visible_transaction(request: HttpRequest, tx_id: int) -> Transaction:
 def transaction_detail(request: HttpRequest, tx_id: int) -> HttpResponse:
     tx = _visible_transaction(request, tx_id)
     reversal = Transaction.objects.filter(reverses=tx).first()
+    ledger.describe([tx, tx.reverses, reversal])
     return render(
         request,
         "club/transaction_detail.html",
@@ -202,9 +203,8 @@ def account_statement(request: HttpRequest, account_id: int) -> HttpResponse:
     if form.is_bound and form.is_valid():
         start, end = form.cleaned_data["start"], form.cleaned_data["end"]
     stmt = ledger.statement(account, start, end)
-    return render(
-        request, "club/account_statement.html", {"stmt": stmt, "account": account, "form": form}
-    )
+    context = {"stmt": stmt, "lines": statement_lines(stmt), "account": account, "form": form}
+    return render(request, "club/account_statement.html", context)
 
 
 @require_safe
@@ -246,7 +246,6 @@ def _settle_context(request: HttpRequest) -> dict:
     except settle.SettlementError as error:
         messages.error(request, str(error))
     plan = _within_ceiling(plan)
-    language = (get_language() or "sv")[:2]
     message = _("%(club)s: settle-up") % {"club": request.club.name}
     rows = []
     # Read aloud payer by payer: "Bertil pays Doris…, Bertil pays Einar…, Cecilia pays…".
@@ -264,7 +263,7 @@ def _settle_context(request: HttpRequest) -> dict:
         rows.append(
             {
                 "payment": payment,
-                "text": settle.describe(payment, names, lang=language),
+                "text": settle.describe(payment, names),
                 "swish_url": url,
                 "qr_svg": svg,
                 "payee_has_swish": bool(number),

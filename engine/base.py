@@ -2,7 +2,7 @@
 
 A game module (``engine/cribbage.py``, ``engine/kille.py`` …) defines:
 
-- module constants ``KEY`` (the game key, e.g. ``"kille"``), ``NAMES`` (``{"sv": …, "en": …}``),
+- module constants ``KEY`` (the game key, e.g. ``"kille"``), ``NAME`` (English, marked ``_``),
   ``MIN_PLAYERS`` and ``MAX_PLAYERS``, ``EVENT_TYPES`` (tuple of event type names);
 - ``Rules``: a frozen dataclass of the options a club can choose, the rules text's defaults as
   defaults; amounts in öre (int);

@@ -7,7 +7,8 @@ Scoring a show
   multiset of five ranks (6,175 of them) and looked up by a rank-count code: the sum of
   ``5 ** rank`` over the cards (no rank appears five times, so the code is unique). Flush and his
   nobs are then read from the suits. ``score_hand`` gives the full breakdown people count
-  aloud; ``hand_points`` is the fast path on card numbers (0-51) for enumerations.
+  aloud (``say`` words it as they do, ``KIND_WORDS`` names each kind of item, both marked for
+  translation); ``hand_points`` is the fast path on card numbers (0-51) for enumerations.
 - Flush: four in the hand (five with the starter); the crib counts only a five-card flush.
   His nobs: a jack in the hand (or crib) of the starter's suit.
 
@@ -96,10 +97,10 @@ from engine.cards import (
     parse_card,
     require_distinct,
 )
-from engine.errors import CardError, IllegalEvent, _
+from engine.errors import CardError, IllegalEvent, Line, Text, _, listed
 
 KEY = "cribbage"
-NAMES = {"sv": "Cribbage", "en": "Cribbage"}
+NAME = _("Cribbage")
 MIN_PLAYERS, MAX_PLAYERS = 2, 3
 
 IMPOSSIBLE_HAND_TOTALS = frozenset({19, 25, 26, 27})  # with any starter
@@ -310,57 +311,63 @@ def impossible_totals_by_brute_force(rank: int) -> tuple[frozenset[int], frozens
 
 # --- saying it aloud ---------------------------------------------------------------------------
 
-_WORDS = {
-    "sv": {
-        "fifteen": "femton {n}", "pair": "ett par är {n}", "pairs3": "par royal är {n}",
-        "pairs4": "dubbel par royal är {n}", "run": "{k} i följd är {n}",
-        "flush": "{k} i färg är {n}", "nobs": "knekten är {n}", "nothing": "inget",
-        "total": "summa {n}", "run_double": "dubbel följd om {k} är {n}",
-        "run_triple": "trippel följd om {k} är {n}", "run_quad": "fyrdubbel följd om {k} är {n}",
-    },
-    "en": {
-        "fifteen": "fifteen {n}", "pair": "a pair is {n}", "pairs3": "pair royal is {n}",
-        "pairs4": "double pair royal is {n}", "run": "a run of {k} is {n}",
-        "flush": "a flush of {k} is {n}", "nobs": "his nobs is {n}", "nothing": "nineteen",
-        "total": "total {n}", "run_double": "a double run of {k} is {n}",
-        "run_triple": "a triple run of {k} is {n}", "run_quad": "a quadruple run of {k} is {n}",
-    },
-}  # fmt: skip
+# The kinds of ``Item`` as a breakdown lists them ("fifteen: 5S JD"), marked for translation.
+KIND_WORDS = {
+    "fifteen": _("fifteen"),
+    "pair": _("pair"),
+    "run": _("run"),
+    "flush": _("flush"),
+    "nobs": _("his nobs"),
+}
+_SAID = {
+    "fifteen": _("fifteen {n}"),
+    "pair": _("a pair is {n}"),
+    "pairs3": _("pair royal is {n}"),
+    "pairs4": _("double pair royal is {n}"),
+    "run": _("a run of {k} is {n}"),
+    "flush": _("a flush of {k} is {n}"),
+    "nobs": _("his nobs is {n}"),
+    "run_double": _("a double run of {k} is {n}"),
+    "run_triple": _("a triple run of {k} is {n}"),
+    "run_quad": _("a quadruple run of {k} is {n}"),
+}
 
 
-def say(breakdown: Breakdown, lang: str = "sv") -> str:
-    """The breakdown as players count aloud: a running total after every step."""
-    words = _WORDS.get(lang[:2], _WORDS["sv"])
+def say(breakdown: Breakdown) -> Line:
+    """The breakdown as players count aloud, a running total after every step ("fifteen 2,
+    fifteen 4, a pair is 6"): a Line, rendered in the reader's language by the web layer."""
     if not breakdown.items:
-        return words["nothing"]
-    parts: list[str] = []
+        return Line(_("nineteen"))  # what a hand of no points is called
+    parts: list[Line] = []
     running = 0
     for _item in breakdown.of_kind("fifteen"):
         running += 2
-        parts.append(words["fifteen"].format(n=running))
+        parts.append(Line(_SAID["fifteen"], n=running))
     pairs = breakdown.of_kind("pair")
     runs = breakdown.of_kind("run")
     if runs and len(runs) > 1:
         # A double (triple, quadruple) run is said as one: its pairs are part of it.
         running += sum(i.points for i in runs) + 2 * len(pairs)
         key = {2: "run_double", 3: "run_triple", 4: "run_quad"}.get(len(runs), "run_double")
-        parts.append(words[key].format(k=len(runs[0].cards), n=running))
+        parts.append(Line(_SAID[key], k=len(runs[0].cards), n=running))
         pairs = ()
         runs = ()
     for group in _pair_groups(pairs):
         running += 2 * len(group)
         key = {1: "pair", 3: "pairs3", 6: "pairs4"}[len(group)]
-        parts.append(words[key].format(n=running))
+        parts.append(Line(_SAID[key], n=running))
     for item in runs:
         running += item.points
-        parts.append(words["run"].format(k=len(item.cards), n=running))
+        parts.append(Line(_SAID["run"], k=len(item.cards), n=running))
     for item in breakdown.of_kind("flush"):
         running += item.points
-        parts.append(words["flush"].format(k=item.points, n=running))
+        parts.append(Line(_SAID["flush"], k=item.points, n=running))
     for _item in breakdown.of_kind("nobs"):
         running += 1
-        parts.append(words["nobs"].format(n=running))
-    return ", ".join(parts)
+        parts.append(Line(_SAID["nobs"], n=running))
+    said = listed(parts)
+    assert isinstance(said, Line)  # at least one step: the breakdown has items
+    return said
 
 
 def _pair_groups(pairs: Sequence[Item]) -> list[list[Item]]:
@@ -587,10 +594,8 @@ class Rules:
     stake_ore: int = 0  # money per game from each loser; doubled for a skunk, tripled double
 
     CHOICES = {"target": (121, 61)}
-    LABELS = {
-        "target": {"sv": "Spela till", "en": "Play to"},
-        "stake_ore": {"sv": "Insats per parti", "en": "Stake per game"},
-    }
+    LABELS = {"target": _("Play to"), "stake_ore": _("Stake per game")}
+    CHOICE_LABELS = {"target": {121: _("121 points"), 61: _("61 points")}}
 
     def __post_init__(self) -> None:
         check_money(self)
@@ -624,7 +629,7 @@ class State:
     standings: tuple[Standing, ...] = ()
     expected: tuple[str, ...] = ("starter",)
     to_show: str | None = None
-    log: tuple[str, ...] = ()
+    log: tuple[Line, ...] = ()
     league_details: dict[str, dict[str, int]] = field(default_factory=dict)
     hand_points: dict[str, int] = field(default_factory=dict)
     hands_shown: dict[str, int] = field(default_factory=dict)
@@ -672,7 +677,7 @@ def show_order(state: State) -> list[str]:
 def apply(state: State, event: dict) -> State:
     if state.finished:
         raise IllegalEvent(_("the game is over"))
-    return dispatch(replace(state, transfers=(), log=()), event, EVENTS, game="Cribbage")
+    return dispatch(replace(state, transfers=(), log=()), event, EVENTS, game=NAME)
 
 
 def _card(text) -> Card:
@@ -680,7 +685,7 @@ def _card(text) -> Card:
         return parse_card(str(text))
 
 
-def _score(state: State, player: str, points: int, line: str) -> State:
+def _score(state: State, player: str, points: int, line: Line) -> State:
     """Move the player's pegs; the game ends the instant someone reaches the target."""
     if points == 0:
         return replace(state, log=(*state.log, line))
@@ -712,9 +717,10 @@ def _on_starter(state: State, event: dict) -> State:
     if card.rank == JACK:
         # "His heels": two to the dealer for a jack turned up.
         state = _update_deal(state, heels=2)
-        state = _score(state, state.dealer, 2, f"{state.dealer} knekt som starter, 2")
+        line = Line(_("{player}: a jack as the starter (his heels), 2"), player=state.dealer)
+        state = _score(state, state.dealer, 2, line)
     else:
-        state = replace(state, log=(f"Starter: {card.pretty}",))
+        state = replace(state, log=(Line(_("Starter: {card}"), card=card.pretty),))
     return _with_next(state)
 
 
@@ -725,10 +731,12 @@ def _on_peg(state: State, event: dict) -> State:
             _("this deal is played card by card, so the app counts its pegging points")
         )
     player, points = event["player"], event["points"]
-    return _with_next(_peg(state, player, points, f"{player} +{points}"))
+    return _with_next(
+        _peg(state, player, points, Line(_("{player} +{points}"), player=player, points=points))
+    )
 
 
-def _peg(state: State, player: str, points: int, line: str) -> State:
+def _peg(state: State, player: str, points: int, line: Line) -> State:
     """Points scored in the play: on the deal's pegging column and on the board."""
     if points:
         pegging = dict(state.deals[-1].pegging)
@@ -776,15 +784,22 @@ def _on_play(state: State, event: dict) -> State:
         cards_played=played,
         last_to_play=player,
     )
-    reasons = [PEG_WORDS.get(r, r) for r in peg.reasons]
+    reasons: list[object] = [PEG_WORDS.get(r, r) for r in peg.reasons]
     points = peg.points
     if peg.count < 31 and _play_over(state):
         # "Sistan": the last of all the cards, when it does not make 31 (31 scores 2 instead).
         points += 1
-        reasons.append("sista kortet")
-    line = f"{player} lägger {label} ({peg.count})" + (
-        f": {', '.join(reasons)}, {points}" if points else ""
-    )
+        reasons.append(_("last card"))
+    line = Line(_("{player} plays {card} ({count})"), player=player, card=label, count=peg.count)
+    if points:
+        line = Line(
+            _("{player} plays {card} ({count}): {reasons}, {points}"),
+            player=player,
+            card=label,
+            count=peg.count,
+            reasons=listed(reasons),
+            points=points,
+        )
     state = _peg(state, player, points, line)
     if state.finished:
         return state
@@ -806,7 +821,7 @@ def _on_go(state: State, event: dict) -> State:
             count=state.count_total,
         )
     state = replace(state, said_go=(*state.said_go, player))
-    state = replace(state, log=(*state.log, f"{player}: go"))
+    state = replace(state, log=(*state.log, Line(_("{player}: go"), player=player)))
     return _with_next(_pass_turn(state, player))
 
 
@@ -819,7 +834,7 @@ def _pass_turn(state: State, player: str) -> State:
         return replace(state, to_play=_after(state, player, able))
     last = state.last_to_play
     assert last is not None  # a go needs a count over 21, so somebody laid a card
-    state = _peg(state, last, 1, f"{last} go, 1")
+    state = _peg(state, last, 1, Line(_("{player} go, 1"), player=last))
     if state.finished:
         return state
     # "den som passade först spelar ut": the next player after the one who took the go.
@@ -921,7 +936,7 @@ def _on_show(state: State, event: dict) -> State:
         raise IllegalEvent(
             _("{player} counts first: the order is {order}"), player=due, order=", ".join(order)
         )
-    points, words = _show_points(state, event, crib=False)
+    points, said = _show_points(state, event, crib=False)
     hands = dict(state.deals[-1].hands)
     hands[player] = points
     state = _update_deal(state, hands=hands)
@@ -932,7 +947,12 @@ def _on_show(state: State, event: dict) -> State:
     state = replace(
         state, phase="show", shown=(*state.shown, player), hand_points=totals, hands_shown=counts
     )
-    state = _score(state, player, points, f"{player} handen {points}{words}")
+    line = (
+        Line(_("{player} hand {points}: {said}"), player=player, points=points, said=said)
+        if said
+        else Line(_("{player} hand {points}"), player=player, points=points)
+    )
+    state = _score(state, player, points, line)
     if not state.finished and len(state.shown) == len(state.players):
         state = replace(state, phase="crib")
     return _with_next(state)
@@ -941,9 +961,15 @@ def _on_show(state: State, event: dict) -> State:
 def _on_crib(state: State, event: dict) -> State:
     if state.phase != "crib":
         raise IllegalEvent(_("the crib is counted last, after every hand"))
-    points, words = _show_points(state, event, crib=True)
+    points, said = _show_points(state, event, crib=True)
     state = _update_deal(state, crib=points)
-    state = _score(state, state.dealer, points, f"{state.dealer} krubban {points}{words}")
+    dealer = state.dealer
+    line = (
+        Line(_("{player} crib {points}: {said}"), player=dealer, points=points, said=said)
+        if said
+        else Line(_("{player} crib {points}"), player=dealer, points=points)
+    )
+    state = _score(state, dealer, points, line)
     if state.finished:
         return state
     dealer = left_of(state.players, state.dealer)
@@ -960,10 +986,13 @@ def _on_crib(state: State, event: dict) -> State:
         to_play=None,
         last_to_play=None,
     )
-    return _with_next(replace(state, log=(*state.log, f"Ny giv: {dealer} ger")))
+    return _with_next(
+        replace(state, log=(*state.log, Line(_("New deal: {player} deals"), player=dealer)))
+    )
 
 
-def _show_points(state: State, event: dict, crib: bool) -> tuple[int, str]:
+def _show_points(state: State, event: dict, crib: bool) -> tuple[int, Line | None]:
+    """The points of a show, and how they are said when the cards are given."""
     given = [key for key in ("points", "cards") if event.get(key) is not None]
     if len(given) != 1:
         raise IllegalEvent(
@@ -975,7 +1004,7 @@ def _show_points(state: State, event: dict, crib: bool) -> tuple[int, str]:
     if event.get("cards") is not None:
         cards = [_card(c) for c in event["cards"]]
         breakdown = score_hand(cards, _card(state.starter), crib=crib)
-        return breakdown.total, f": {say(breakdown)}"
+        return breakdown.total, say(breakdown)
     points = event["points"]
     if points in IMPOSSIBLE_HAND_TOTALS:
         raise IllegalEvent(
@@ -1052,7 +1081,11 @@ def _finish(state: State, winner: str) -> State:
         details[winner]["skunks_given"] = 1
         for p in losers:
             details[p]["skunks_taken"] = 1
-    word = {0: "", 1: " (skunk)", 2: " (dubbel skunk)"}[skunk]
+    template = {
+        0: _("{player} wins"),
+        1: _("{player} wins (skunk)"),
+        2: _("{player} wins (double skunk)"),
+    }[skunk]
     return replace(
         state,
         finished=True,
@@ -1065,7 +1098,7 @@ def _finish(state: State, winner: str) -> State:
         transfers=transfers,
         standings=placements(state.scores),
         league_details=details,
-        log=(*state.log, f"{winner} vinner{word}"),
+        log=(*state.log, Line(template, player=winner)),
     )
 
 
@@ -1075,13 +1108,14 @@ HAND = 4  # cards each player keeps for the play (six dealt, two to the crib; fi
 MAX_CARD_VALUE = 10
 RANK_LABELS = {rank: Card(rank, Suit.HEARTS).rank_label for rank in range(ACE, KING + 1)}
 RANKS = {label: rank for rank, label in RANK_LABELS.items()}
-PEG_WORDS = {
-    "15": "femton",
-    "31": "trettioett",
-    "pair": "par",
-    "pair royal": "par royal",
-    "double pair royal": "dubbel par royal",
-    **{f"run of {n}": f"följd på {n}" for n in range(3, 8)},
+# ``Peg.reasons`` in a log line, marked for translation.
+PEG_WORDS: dict[str, Text | Line] = {
+    "15": _("fifteen"),
+    "31": _("thirty-one"),
+    "pair": _("pair"),
+    "pair royal": _("pair royal"),
+    "double pair royal": _("double pair royal"),
+    **{f"run of {n}": Line(_("run of {n}"), n=n) for n in range(3, 8)},
 }
 
 _POINTS = Whole(0, MAX_HAND)

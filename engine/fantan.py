@@ -57,16 +57,16 @@ from engine.base import (
     placements,
     seat_players,
 )
-from engine.errors import IllegalEvent, _
+from engine.errors import IllegalEvent, Line, _, listed
 
 KEY = "fantan"
-NAMES = {"sv": "Fan tan", "en": "Fan tan"}
+NAME = _("Fan tan")
 MIN_PLAYERS = 3
 MAX_PLAYERS = 7
 
 DECK = 52
 VARIANTS = ("fantan", "free")
-VARIANT_NAMES = {"fantan": "fan tan", "free": "fri fan tan"}
+VARIANT_NAMES = {"fantan": _("fan tan"), "free": _("free fan tan")}
 
 
 @dataclass(frozen=True)
@@ -79,22 +79,13 @@ class Rules:
     chip_ore: int = 0  # club option: the value of a chip (0: no chips, as in the rules text)
 
     LABELS = {
-        "variant": {"sv": "Variant", "en": "Variant"},
-        "deals": {"sv": "Givar per parti", "en": "Deals per game"},
-        "play_on": {
-            "sv": "Spela vidare om alla placeringar",
-            "en": "Play on to settle every place",
-        },
-        "chip_ore": {
-            "sv": "Värde per mark (0: inga marker)",
-            "en": "Value of a chip (0: no chips)",
-        },
+        "variant": _("Variant"),
+        "deals": _("Deals per game"),
+        "play_on": _("Play on to settle every place"),
+        "chip_ore": _("Value of a chip (0: no chips)"),
     }
     CHOICE_LABELS = {
-        "variant": {
-            "fantan": {"sv": "Fan tan, från sjuorna", "en": "Fan tan, from the sevens"},
-            "free": {"sv": "Fri fan tan", "en": "Free fan tan"},
-        },
+        "variant": {"fantan": _("Fan tan, from the sevens"), "free": _("Free fan tan")},
     }
 
     def __post_init__(self) -> None:
@@ -132,7 +123,7 @@ class State:
     finished: bool = False
     standings: tuple[Standing, ...] = ()
     expected: tuple[str, ...] = ("out",)
-    log: tuple[str, ...] = ()
+    log: tuple[Line, ...] = ()
     league_details: dict[str, dict[str, int]] = field(default_factory=dict)
 
 
@@ -161,7 +152,7 @@ def new_game(
 def apply(state: State, event: Mapping[str, Any]) -> State:
     if state.finished:
         raise IllegalEvent(_("the game is over; nothing more can be recorded"))
-    state = dispatch(replace(state, transfers=(), log=()), event, EVENTS, game="Fan tan")
+    state = dispatch(replace(state, transfers=(), log=()), event, EVENTS, game=NAME)
     return state if state.finished else replace(state, expected=_expected(state))
 
 
@@ -206,7 +197,13 @@ def _pass(state: State, event: Mapping[str, Any]) -> State:
         pot_chips=state.pot_chips + 1,
         chips=chips,
         transfers=(Transfer(player, POT, state.rules.chip_ore),),
-        log=(f"{player} passar: 1 mark i potten ({state.pot_chips + 1})",),
+        log=(
+            Line(
+                _("{player} passes: 1 chip into the pot ({chips})"),
+                player=player,
+                chips=state.pot_chips + 1,
+            ),
+        ),
     )
 
 
@@ -217,12 +214,16 @@ def _out(state: State, event: Mapping[str, Any]) -> State:
     out = (*state.out, player)
     if len(out) == 1:
         variant = VARIANT_NAMES[state.rules.variant]
-        line = f"{player} går ut först och vinner given ({variant})"
+        line = Line(
+            _("{player} goes out first and wins the deal ({variant})"),
+            player=player,
+            variant=variant,
+        )
         state = replace(state, out=out, log=(line,))
         if _needs_count(state):
             return replace(state, phase="count")
         return state
-    line = f"{player} går ut som nummer {len(out)}"
+    line = Line(_("{player} goes out as number {place}"), player=player, place=len(out))
     state = replace(state, out=out, log=(line,))
     remaining = _still_in(state)
     if len(remaining) == 1:
@@ -280,7 +281,7 @@ def _settle_chips(state: State) -> State:
         pot += paid
     transfers.append(Transfer(POT, winner, pot * chip))
     chips[winner] += pot
-    line = f"{winner} tar potten: {pot} marker"
+    line = Line(_("{player} takes the pot: {chips} chips"), player=winner, chips=pot)
     return replace(
         state,
         pot_chips=0,
@@ -311,7 +312,11 @@ def _end_deal(state: State, ranked_by_cards: bool) -> State:
     details = {
         p: {"firsts": state.league_details[p]["firsts"] + (p == order[0])} for p in state.players
     }
-    line = f"Giv {row.number}: " + ", ".join(f"{p} {points[p]}" for p in order)
+    line = Line(
+        _("Deal {number}: {points}"),
+        number=row.number,
+        points=listed(Line(_("{player} {value}"), player=p, value=points[p]) for p in order),
+    )
     dealer = left_of(state.players, state.dealer)
     state = replace(
         state,
@@ -325,14 +330,21 @@ def _end_deal(state: State, ranked_by_cards: bool) -> State:
         log=(*state.log, line),
     )
     if len(state.sheet) < state.rules.deals:
-        return replace(state, log=(*state.log, f"Ny giv: {dealer} ger"))
+        return replace(state, log=(*state.log, Line(_("New deal: {player} deals"), player=dealer)))
     standings = placements(totals)
     return replace(
         state,
         finished=True,
         standings=standings,
         expected=(),
-        log=(*state.log, f"{standings[0].player} vinner med {standings[0].score} poäng"),
+        log=(
+            *state.log,
+            Line(
+                _("{player} wins with {points} points"),
+                player=standings[0].player,
+                points=standings[0].score,
+            ),
+        ),
     )
 
 

@@ -87,10 +87,10 @@ from engine.base import (
     ranked,
     seat_players,
 )
-from engine.errors import IllegalEvent, _
+from engine.errors import IllegalEvent, Line, _, listed
 
 KEY = "femhundra"
-NAMES = {"sv": "Femhundra", "en": "Five Hundred"}
+NAME = _("Five Hundred")
 MIN_PLAYERS = 2
 MAX_PLAYERS = 5
 
@@ -137,6 +137,27 @@ class Rules:
         "misere_rank": MISERE_RANKS,
         "bidding": BIDDINGS,
         "several_over_500": SEVERAL_OVER_500,
+    }
+    LABELS: ClassVar[dict[str, str]] = {
+        "misere": _("Misère and open misère"),
+        "misere_rank": _("Where misère ranks"),
+        "bidding": _("Bidding"),
+        "several_over_500": _("Several over 500 at once"),
+    }
+    CHOICE_LABELS: ClassVar[dict[str, dict[str, str]]] = {
+        "misere_rank": {
+            "seed": _("Between 7NT and 8♠"),
+            "value": _("By its value, between 8♠ and 8♣"),
+        },
+        "bidding": {
+            "auto": _("One round, several with four players"),
+            "one_round": _("One round"),
+            "multi_round": _("Several rounds"),
+        },
+        "several_over_500": {
+            "highest": _("The highest total wins"),
+            "declarer": _("The declarer wins if among them"),
+        },
     }
 
     misere: bool = False  # the Anglo-Saxon bids misère and open misère
@@ -202,7 +223,7 @@ class State:
     finished: bool = False
     standings: tuple[Standing, ...] = ()
     expected: tuple[str, ...] = ()  # new_game sets EVENT_TYPES: a deal is always next
-    log: tuple[str, ...] = ()
+    log: tuple[Line, ...] = ()
 
 
 # --- contracts and the bid table ---------------------------------------------------------------
@@ -454,7 +475,7 @@ def score_deal(
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise IllegalEvent(
             _("{game} is for {allowed} players, not {count}"),
-            game="Femhundra",
+            game=NAME,
             allowed=f"{MIN_PLAYERS}–{MAX_PLAYERS}",
             count=players,
         )
@@ -537,7 +558,7 @@ def new_game(
 def apply(state: State, event: Mapping[str, Any]) -> State:
     if state.finished:
         raise IllegalEvent(_("the game is over; no more deals can be recorded"))
-    return dispatch(state, event, EVENTS, game="Femhundra")
+    return dispatch(state, event, EVENTS, game=NAME)
 
 
 def _seat(state: State, event: Mapping[str, Any], field: str) -> int | None:
@@ -672,29 +693,59 @@ def _hold_at_490(
     return tuple(adjusted), held
 
 
-def _deal_log(state: State, row: DealRow) -> tuple[str, ...]:
+def _deal_log(state: State, row: DealRow) -> tuple[Line, ...]:
     lines = []
     if row.auction is not None:
-        calls = ", ".join(
-            f"{player} {'pass' if call == PASS else contract_label(call)}"
+        calls = listed(
+            Line(
+                _("{player} {value}"),
+                player=player,
+                value="pass" if call == PASS else _contract_words(call),
+            )
             for player, call in row.auction
         )
-        lines.append(f"Budgivning: {calls}")
+        lines.append(Line(_("Bidding: {calls}"), calls=calls))
     if row.declarer is None:
-        lines.append("Rundpass: 10 poäng per stick")
+        lines.append(Line(_("Passed round: 10 points per trick")))
     else:
-        outcome = "hemma" if row.made else "bet"
-        with_partner = f" med {row.partner}" if row.partner else ""
-        lines.append(
-            f"{row.declarer}{with_partner} spelar {contract_label(row.contract)}: {outcome}"
-        )
+        lines.append(_contract_line(row))
     lines += [
-        f"{p}: {t} stick, {pts:+d} = {s}"
+        Line(
+            _("{player}: tricks {tricks}, {points} = {score}"),
+            player=p,
+            tricks=t,
+            points=f"{pts:+d}",
+            score=s,
+        )
         for p, t, pts, s in zip(state.players, row.tricks, row.points, row.scores, strict=True)
     ]
     if row.held_at_490:
-        lines.append("Motspelarna står kvar på 490 (kan inte vinna på stickpoäng)")
+        lines.append(Line(_("The opponents stay at 490 (they cannot win on trick points)")))
     return tuple(lines)
+
+
+def _contract_words(contract: str) -> str:
+    """A contract in a log line: the misères as words the reader's language has, else "7♠"."""
+    return _CONTRACT_WORDS.get(contract) or contract_label(contract)
+
+
+_CONTRACT_WORDS = {MISERE: _("misère"), OPEN_MISERE: _("open misère")}
+
+
+def _contract_line(row: DealRow) -> Line:
+    assert row.contract is not None
+    contract = _contract_words(row.contract)
+    if row.partner:
+        template = (
+            _("{player} with {partner} plays {contract}: made")
+            if row.made
+            else _("{player} with {partner} plays {contract}: set")
+        )
+        return Line(template, player=row.declarer, partner=row.partner, contract=contract)
+    template = (
+        _("{player} plays {contract}: made") if row.made else _("{player} plays {contract}: set")
+    )
+    return Line(template, player=row.declarer, contract=contract)
 
 
 def _finish_if_over(state: State, row: DealRow, event: Mapping[str, Any]) -> State:
@@ -703,24 +754,29 @@ def _finish_if_over(state: State, row: DealRow, event: Mapping[str, Any]) -> Sta
     reached = [team for team in groups if score[team] >= TARGET]
     if reached:
         winners = _winners_at_500(state, reached, score, row, event)
-        names = " och ".join(state.players[s] for team in winners for s in team)
+        names = listed((state.players[s] for team in winners for s in team), last_and=True)
         if len(winners) > 1:
-            line = f"{names} når {score[winners[0]]} på samma stick – oavgjort"
+            line = Line(
+                _("{players} reach {score} on the same trick – a draw"),
+                players=names,
+                score=score[winners[0]],
+            )
             seats = tuple(s for team in winners for s in team)
             return _finish(state, seats, tie=True, back_door=False, line=line)
-        line = f"{names} vinner ({score[winners[0]]})"
+        line = Line(_("Winner: {players} ({score})"), players=names, score=score[winners[0]])
         return _finish(state, winners[0], tie=False, back_door=False, line=line)
     if min(score.values()) <= BACK_DOOR:
         best = max(score.values())
         tops = [team for team in groups if score[team] == best]
         tie = len(tops) > 1  # FH6: not resolved
         winner = tuple(s for team in tops for s in team)
-        names = " och ".join(state.players[s] for s in winner)
-        line = (
-            f"Någon nådde −500: lika i toppen ({names}, {best}) – oavgjort"
+        names = listed((state.players[s] for s in winner), last_and=True)
+        template = (
+            _("Someone reached −500: a tie at the top ({players}, {score}) – a draw")
             if tie
-            else f"{names} vinner via bakdörren ({best})"
+            else _("Winner through the back door: {players} ({score})")
         )
+        line = Line(template, players=names, score=best)
         return _finish(state, winner, tie=tie, back_door=True, line=line)
     return state
 
@@ -815,7 +871,7 @@ def trick_order_may_decide(state: State) -> tuple[str, ...]:
     return tuple(state.players[s] for t in near for s in t)
 
 
-def _finish(state: State, winner: tuple[int, ...], tie: bool, back_door: bool, line: str) -> State:
+def _finish(state: State, winner: tuple[int, ...], tie: bool, back_door: bool, line: Line) -> State:
     # Winners first, then the rest by score.
     score = dict(zip(state.players, state.scores, strict=True))
     won = {state.players[s] for s in winner}

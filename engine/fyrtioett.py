@@ -51,10 +51,10 @@ from engine.base import (
     right_of,
     seat_players,
 )
-from engine.errors import IllegalEvent, _
+from engine.errors import IllegalEvent, Line, _
 
 KEY = "fyrtioett"
-NAMES = {"sv": "Fyrtioett", "en": "Forty-one"}
+NAME = _("Forty-one")
 MIN_PLAYERS = 4
 MAX_PLAYERS = 4
 
@@ -68,6 +68,8 @@ SIDES = ((0, 2), (1, 3))
 @dataclass(frozen=True)
 class Rules:
     min_bid: int = 1  # F2: the text allows 1; many tables require 2 (club option)
+
+    LABELS = {"min_bid": _("Lowest bid (tricks)")}
 
     def __post_init__(self) -> None:
         if not 1 <= self.min_bid <= TRICKS:
@@ -111,7 +113,7 @@ class State:
     finished: bool = False
     standings: tuple[Standing, ...] = ()
     expected: tuple[str, ...] = ()  # new_game sets EVENT_TYPES: a deal or a throw-in is next
-    log: tuple[str, ...] = ()
+    log: tuple[Line, ...] = ()
 
     @property
     def bidding_order(self) -> tuple[str, ...]:
@@ -181,7 +183,7 @@ def decide_winner(scores: Sequence[int]) -> Outcome:
 def new_game(
     players: Sequence[str], rules: Rules = Rules(), first_dealer: str | None = None
 ) -> State:
-    players, dealer = seat_players(players, "Fyrtioett", MIN_PLAYERS, MAX_PLAYERS, first_dealer)
+    players, dealer = seat_players(players, NAME, MIN_PLAYERS, MAX_PLAYERS, first_dealer)
     return State(
         players=players,
         rules=rules,
@@ -195,7 +197,7 @@ def new_game(
 def apply(state: State, event: Mapping[str, Any]) -> State:
     if state.finished:
         raise IllegalEvent(_("the game is over; no more deals can be recorded"))
-    return dispatch(state, event, EVENTS, game="Fyrtioett")
+    return dispatch(state, event, EVENTS, game=NAME)
 
 
 def _check_bids(state: State, bids: Mapping[str, int]) -> None:
@@ -229,7 +231,14 @@ def _play_deal(state: State, event: Mapping[str, Any]) -> State:
     scores = tuple(s + p for s, p in zip(state.scores, points, strict=True))
     row = DealRow(len(state.sheet) + 1, state.dealer, bids, tricks, points, scores)
     log = [
-        f"{p}: bud {b}, {t} stick, {pts:+d} = {s}"
+        Line(
+            _("{player}: bid {bid}, {tricks} tricks, {points} = {score}"),
+            player=p,
+            bid=b,
+            tricks=t,
+            points=f"{pts:+d}",
+            score=s,
+        )
         for p, b, t, pts, s in zip(state.players, bids, tricks, points, scores, strict=True)
     ]
     state = _next_deal(state, row, tuple(log))
@@ -262,10 +271,15 @@ def _throw_in(state: State, event: Mapping[str, Any]) -> State:
         scores=state.scores,
         thrown_in=True,
     )
-    return _next_deal(state, row, (f"Kastad giv: buden värda {worth} poäng (under 11)",))
+    line = Line(
+        _("Deal thrown in: the bids were worth {worth} points (under {least})"),
+        worth=worth,
+        least=MIN_WORTH,
+    )
+    return _next_deal(state, row, (line,))
 
 
-def _next_deal(state: State, row: DealRow, log: tuple[str, ...]) -> State:
+def _next_deal(state: State, row: DealRow, log: tuple[Line, ...]) -> State:
     dealer = right_of(state.players, state.dealer)
     return replace(
         state,
@@ -274,7 +288,7 @@ def _next_deal(state: State, row: DealRow, log: tuple[str, ...]) -> State:
         scores=row.scores,
         sheet=(*state.sheet, row),
         transfers=(),
-        log=(*log, f"Ny giv: {dealer} ger"),
+        log=(*log, Line(_("New deal: {dealer} deals"), dealer=dealer)),
     )
 
 
@@ -285,7 +299,10 @@ def _finish_if_won(state: State) -> State:
     players, scores = state.players, state.scores
     if outcome.tie:
         standings = tuple(Standing(p, 1, s) for p, s in zip(players, scores, strict=True))
-        line = "Lika: spelarna över 41 och deras partner har lika många poäng (F4) – oavgjort"
+        line = Line(
+            _("Tie: the players over {target} and their partners have as many points – a draw"),
+            target=TARGET,
+        )
     else:
         losers = next(side for side in SIDES if side != outcome.winners)
         standings = tuple(
@@ -293,8 +310,13 @@ def _finish_if_won(state: State) -> State:
             for seats, placement in ((outcome.winners, 1), (losers, 3))
             for seat in sorted(seats, key=lambda s: -scores[s])
         )
-        names = " och ".join(players[s] for s in outcome.winners)
-        line = f"{names} vinner ({max(scores[s] for s in outcome.winners)} poäng)"
+        first, second = (players[s] for s in outcome.winners)
+        line = Line(
+            _("{first} and {second} win ({points} points)"),
+            first=first,
+            second=second,
+            points=max(scores[s] for s in outcome.winners),
+        )
     return replace(
         state,
         finished=True,

@@ -61,10 +61,10 @@ from engine.base import (
     placements,
     seat_players,
 )
-from engine.errors import IllegalEvent, _
+from engine.errors import IllegalEvent, Line, _
 
 KEY = "kasino"
-NAMES = {"sv": "Kasino", "en": "Casino"}
+NAME = _("Casino")
 MIN_PLAYERS = 2
 MAX_PLAYERS = 4
 
@@ -92,8 +92,8 @@ class Rules:
     partnership: bool = False  # KA4: with four, partners opposite (club option)
 
     LABELS = {
-        "target": {"sv": "Spela till", "en": "Play to"},
-        "partnership": {"sv": "Par mot par (med fyra)", "en": "Partners (with four)"},
+        "target": _("Play to"),
+        "partnership": _("Partners (with four)"),
     }
 
     def __post_init__(self) -> None:
@@ -133,7 +133,7 @@ class State:
     finished: bool = False
     standings: tuple[Standing, ...] = ()
     expected: tuple[str, ...] = ()  # new_game sets EVENT_TYPES
-    log: tuple[str, ...] = ()
+    log: tuple[Line, ...] = ()
     league_details: dict[str, dict[str, int]] = field(default_factory=dict)
 
 
@@ -158,7 +158,7 @@ def cards_played_each(players: int) -> int:
 def new_game(
     players: Sequence[str], rules: Rules = Rules(), first_dealer: str | None = None
 ) -> State:
-    players, dealer = seat_players(players, "Kasino", MIN_PLAYERS, MAX_PLAYERS, first_dealer)
+    players, dealer = seat_players(players, NAME, MIN_PLAYERS, MAX_PLAYERS, first_dealer)
     if rules.partnership:
         if len(players) != 4:
             raise IllegalEvent(
@@ -185,7 +185,7 @@ def new_game(
 def apply(state: State, event: Mapping[str, Any]) -> State:
     if state.finished:
         raise IllegalEvent(_("the game is over; no more deals can be recorded"))
-    return dispatch(state, event, EVENTS, game="Kasino")
+    return dispatch(state, event, EVENTS, game=NAME)
 
 
 # --- reading the payload --------------------------------------------------------------------------
@@ -483,8 +483,27 @@ def _row(state: State, points: list[int], tabbar: dict[str, int], **items) -> De
     )
 
 
-def _side_name(state: State, index: int) -> str:
-    return " & ".join(state.sides[index])
+def _side_name(state: State, index: int) -> str | Line:
+    """A side in a line: its player's seat key, or partners as a nested line (both shown as
+    names)."""
+    side = state.sides[index]
+    if len(side) == 1:
+        return side[0]
+    return Line(_("{player} & {partner}"), player=side[0], partner=side[1])
+
+
+def _joined(items: Sequence[str | Line], template: str) -> str | Line:
+    """Items joined by ``template`` (``"{first}, {rest}"``) as nested lines."""
+    if len(items) == 1:
+        return items[0]
+    return Line(template, first=items[0], rest=_joined(items[1:], template))
+
+
+def _tied(items: Sequence[str | Line]) -> str | Line:
+    """ "a and b", "a, b and c" as nested lines."""
+    if len(items) == 2:
+        return Line(_("{first} and {second}"), first=items[0], second=items[1])
+    return Line(_("{first}, {rest}"), first=items[0], rest=_tied(items[1:]))
 
 
 def _details(state: State, tabbar: dict[str, int]) -> dict[str, dict[str, int]]:
@@ -495,18 +514,40 @@ def _details(state: State, tabbar: dict[str, int]) -> dict[str, dict[str, int]]:
 
 
 def _after_deal(state: State, row: DealRow) -> State:
-    log = [
-        f"{_side_name(state, i)} {points:+d} = {score}"
+    scores = [
+        Line(
+            _("{side} {points} = {score}"),
+            side=_side_name(state, i),
+            points=f"{points:+d}",
+            score=score,
+        )
         for i, (points, score) in enumerate(zip(row.points, row.scores, strict=True))
     ]
     items = []
     if row.big_casino is not None:
-        items.append(f"storan {row.big_casino}, lillan {row.little_casino}, sistan {row.last}")
         items.append(
-            f"flest kort {row.most_cards or 'lika'}, flest spader {row.most_spades or 'lika'}"
+            Line(
+                _("storan {big}, lillan {little}, last take {last}"),
+                big=row.big_casino,
+                little=row.little_casino,
+                last=row.last,
+            )
+        )
+        items.append(
+            Line(
+                _("most cards {cards}, most spades {spades}"),
+                cards=row.most_cards or _("tied"),
+                spades=row.most_spades or _("tied"),
+            )
         )
     if row.tabbar:
-        items.append("tabbar " + ", ".join(f"{p} {n}" for p, n in row.tabbar.items()))
+        counts = [Line(_("{player} {count}"), player=p, count=n) for p, n in row.tabbar.items()]
+        items.append(Line(_("tabbar {counts}"), counts=_joined(counts, _("{first}, {rest}"))))
+    first = Line(
+        _("Deal {number}: {scores}"),
+        number=row.number,
+        scores=_joined(scores, _("{first} · {rest}")),
+    )
     dealer = left_of(state.players, state.dealer)
     state = replace(
         state,
@@ -515,16 +556,20 @@ def _after_deal(state: State, row: DealRow) -> State:
         dealer=dealer,
         transfers=(),
         league_details=_details(state, row.tabbar),
-        log=(f"Giv {row.number}: " + " · ".join(log), *items),
+        log=(first, *items),
     )
     top = max(state.scores)
     if top < state.rules.target:
-        return replace(state, log=(*state.log, f"Ny giv: {dealer} ger"))
+        return replace(state, log=(*state.log, Line(_("New deal: {dealer} deals"), dealer=dealer)))
     leaders = [i for i, s in enumerate(state.scores) if s == top]
     if len(leaders) > 1:
         # KA3: nobody reached the target first; another deal decides.
-        names = " och ".join(_side_name(state, i) for i in leaders)
-        return replace(state, log=(*state.log, f"{names} har lika {top}: en giv till avgör"))
+        line = Line(
+            _("{sides} are level at {score}: one more deal decides"),
+            sides=_tied([_side_name(state, i) for i in leaders]),
+            score=top,
+        )
+        return replace(state, log=(*state.log, line))
     return _finish(state, leaders[0])
 
 
@@ -565,7 +610,14 @@ def _claim(state: State, event: Mapping[str, Any]) -> State:
         sheet=(*state.sheet, row),
         transfers=(),
         league_details=_details(state, row.tabbar),
-        log=(f"{_side_name(state, side)} bryter med {total} säkra poäng (giv {row.number})",),
+        log=(
+            Line(
+                _("{side} stops play with {total} certain points (deal {number})"),
+                side=_side_name(state, side),
+                total=total,
+                number=row.number,
+            ),
+        ),
     )
     return _finish(state, side)
 
@@ -579,7 +631,14 @@ def _finish(state: State, winner: int) -> State:
         winners=state.sides[winner],
         standings=placements(score),
         expected=(),
-        log=(*state.log, f"{_side_name(state, winner)} vinner med {state.scores[winner]}"),
+        log=(
+            *state.log,
+            Line(
+                _("{side} wins with {score}"),
+                side=_side_name(state, winner),
+                score=state.scores[winner],
+            ),
+        ),
     )
 
 

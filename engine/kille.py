@@ -93,10 +93,10 @@ from engine.base import (
     seat_players,
 )
 from engine.cards import KilleRank, as_illegal_event, parse_kille_card
-from engine.errors import IllegalEvent, _
+from engine.errors import IllegalEvent, Line, Ore, _, listed
 
 KEY = "kille"
-NAMES = {"sv": "Kille", "en": "Kille"}
+NAME = _("Kille")
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 
 TRICKS = 4
@@ -112,16 +112,10 @@ class Rules:
     opening_stake_each_evening: bool = False  # K2: else only when the pot starts empty
 
     LABELS = {
-        "base_stake_ore": {"sv": "Grundinsats", "en": "Base stake"},
-        "small_stake_ore": {"sv": "Lilla insatsen", "en": "Small stake"},
-        "two_player_rule": {
-            "sv": "Två i visningen betalar som vid budrunda",
-            "en": "Two at the showing pay as after a budrunda",
-        },
-        "opening_stake_each_evening": {
-            "sv": "Insats i potten varje kväll",
-            "en": "Opening stake every evening",
-        },
+        "base_stake_ore": _("Base stake"),
+        "small_stake_ore": _("Small stake"),
+        "two_player_rule": _("Two at the showing pay as after a budrunda"),
+        "opening_stake_each_evening": _("Opening stake every evening"),
     }
 
     def __post_init__(self) -> None:
@@ -171,7 +165,7 @@ class Settlement:
     nets: dict[str, int]
     pot_after_ore: int
     two_player: bool
-    lines: tuple[str, ...]
+    lines: tuple[Line, ...]
 
 
 @dataclass(frozen=True)
@@ -203,7 +197,7 @@ class State:
     finished: bool = False
     standings: tuple[Standing, ...] = ()
     expected: tuple[str, ...] = ()
-    log: tuple[str, ...] = ()
+    log: tuple[Line, ...] = ()
     league_details: dict[str, dict[str, int]] = field(default_factory=dict)
     implied_stays: bool = False  # recorded before staying was an event (see the docstring)
 
@@ -306,19 +300,35 @@ def settle_showing(
     winner = showing_winner(ranks, first, fourth_trick, seats)
     penalty = pot_ore if winner != first else 0
     transfers: list[Transfer] = []
-    lines = [
-        f"{first} lägger upp: " + ", ".join(f"{p} {ranks[p].label}" for p in seats if p in ranks)
+    shown = [
+        Line(_("{player} {value}"), player=p, value=ranks[p].label) for p in seats if p in ranks
     ]
+    lines = [Line(_("{player} lays up: {cards}"), player=first, cards=listed(shown))]
     if penalty:
         transfers.append(Transfer(first, POT, penalty))
     if pot_ore + penalty:
         transfers.append(Transfer(POT, winner, pot_ore + penalty))
     if winner == first:
-        lines.append(f"{winner} har lägst och vinner potten {kr(pot_ore)}")
+        lines.append(
+            Line(
+                _("{player} has the lowest card and wins the pot of {amount}"),
+                player=winner,
+                amount=Ore(pot_ore),
+            )
+        )
     else:
         lines.append(
-            f"{winner} har {ranks[winner].label} och vinner potten {kr(pot_ore)}; "
-            f"{first} betalar {winner} lika mycket ({kr(penalty)})"
+            Line(
+                _(
+                    "{player} has {card} and wins the pot of {amount}; {first} pays {player} "
+                    "as much ({penalty})"
+                ),
+                player=winner,
+                card=ranks[winner].label,
+                amount=Ore(pot_ore),
+                first=first,
+                penalty=Ore(penalty),
+            )
         )
 
     losers = [p for p in seats if p in ranks and p != winner]
@@ -329,11 +339,24 @@ def settle_showing(
         (loser,) = losers
         transfers += _pay([loser], base + small)
         transfers += _pay([p for p in seats if p != loser], small)
-        lines.append(f"Två i visningen: {loser} sätter {kr(base + small)}, övriga {kr(small)}")
+        lines.append(
+            Line(
+                _("Two at the showing: {player} puts in {amount}, the others {small}"),
+                player=loser,
+                amount=Ore(base + small),
+                small=Ore(small),
+            )
+        )
     else:
         transfers += _pay(losers, base)
         if losers and base:
-            lines.append(f"Insats till nästa giv: {', '.join(losers)} {kr(base)} var")
+            lines.append(
+                Line(
+                    _("Stake for the next deal: {players} {amount} each"),
+                    players=listed(losers),
+                    amount=Ore(base),
+                )
+            )
     nets = net_by_account(transfers)
     return Settlement(
         winner=winner,
@@ -462,7 +485,7 @@ def new_game(
 def apply(state: State, event: Mapping[str, Any]) -> State:
     if state.finished:
         raise IllegalEvent(_("the evening is over; start a new game for the next evening"))
-    return _with_turn(dispatch(_update(state, transfers=(), log=()), event, EVENTS, game="Kille"))
+    return _with_turn(dispatch(_update(state, transfers=(), log=()), event, EVENTS, game=NAME))
 
 
 def _player(state: State, event: Mapping[str, Any]) -> str:
@@ -529,7 +552,7 @@ def _end_deal(
     state: State,
     outcome: str,
     transfers: Sequence[Transfer],
-    lines: Sequence[str],
+    lines: Sequence[Line],
     *,
     winner: str | None = None,
     cards: Mapping[str, str] | None = None,
@@ -579,7 +602,7 @@ def _end_deal(
         pots_won=pots_won,
         deals=(*state.deals, row),
         transfers=tuple(transfers),
-        log=(*state.log, *lines, f"Ny giv: {dealer} ger"),
+        log=(*state.log, *lines, Line(_("New deal: {player} deals"), player=dealer)),
     )
 
 
@@ -588,10 +611,13 @@ def _budrunda(state: State) -> State:
     folders if anyone folded, else everyone."""
     payers = state.folded if state.folded else state.players
     small = state.rules.small_stake_ore
-    who = "alla" if payers == state.players else ", ".join(payers)
-    return _end_deal(
-        state, "budrunda", _pay(payers, small), [f"Budrunda: {who} betalar {kr(small)}"]
-    )
+    if payers == state.players:
+        line = Line(_("Budrunda: everyone pays {amount}"), amount=Ore(small))
+    else:
+        line = Line(
+            _("Budrunda: {players} pay {amount}"), players=listed(payers), amount=Ore(small)
+        )
+    return _end_deal(state, "budrunda", _pay(payers, small), [line])
 
 
 # --- handlers --------------------------------------------------------------------------------
@@ -613,7 +639,7 @@ def _on_ante(state: State, event: Mapping[str, Any]) -> State:
         pot_ore=pot,
         won_ore=won,
         transfers=tuple(transfers),
-        log=(f"Insats: alla sätter {kr(base)} i potten",),
+        log=(Line(_("Opening stake: everyone puts {amount} in the pot"), amount=Ore(base)),),
     )
 
 
@@ -664,7 +690,11 @@ def _on_bud(state: State, event: Mapping[str, Any]) -> State:
     if state.phase not in ("declare", "declare2", "showing"):
         _refuse_outside_calls(state, "bud")
     _check_turn(state, player)
-    state = _update(state, calls=(*state.calls, (player, "bud")), log=(f"{player} bud",))
+    state = _update(
+        state,
+        calls=(*state.calls, (player, "bud")),
+        log=(Line(_("{player} says bud"), player=player),),
+    )
     if len(state.calls) == len(_round_order(state)):
         return _budrunda(state)
     return state
@@ -688,14 +718,14 @@ def _on_knock(state: State, event: Mapping[str, Any]) -> State:
             knocker=player,
             calls=(),
             may_fold=tuple(clockwise(state.players, left_of(state.players, player), others)),
-            log=(f"{player} knackar",),
+            log=(Line(_("{player} knocks"), player=player),),
         )
     return _update(
         state,
         phase="tricks",
         calls=(*state.calls, (player, "knock")),
         leader=state.forhand,  # "Förhand spelar ut till det första sticket."
-        log=(f"{player} knackar – spel",),
+        log=(Line(_("{player} knocks – play"), player=player),),
     )
 
 
@@ -749,7 +779,9 @@ _KNOCKER = {
 def _on_stay(state: State, event: Mapping[str, Any]) -> State:
     player = _player(state, event)
     state = _fold_round_turn(state, player, "stay")
-    state = _update(state, stayed=(*state.stayed, player), log=(f"{player} står kvar",))
+    state = _update(
+        state, stayed=(*state.stayed, player), log=(Line(_("{player} stays"), player=player),)
+    )
     return state if state.may_fold else _close_fold_round(state)
 
 
@@ -758,10 +790,12 @@ def _on_fold(state: State, event: Mapping[str, Any]) -> State:
     state = _fold_round_turn(state, player, "fold")
     active = tuple(p for p in state.active if p != player)
     forhand = state.forhand
-    line = f"{player} lägger sig"
+    line = Line(_("{player} folds"), player=player)
     if player == forhand:
         forhand = clockwise(state.players, player, active)[0]  # K9
-        line += f"; {forhand} blir förhand"
+        line = Line(
+            _("{player} folds; {forhand} is now eldest hand"), player=player, forhand=forhand
+        )
     state = _update(
         state,
         folded=(*state.folded, player),
@@ -780,8 +814,12 @@ def _walkover(state: State, winner: str) -> State:
     transfers = [Transfer(POT, winner, state.pot_ore)] if state.pot_ore else []
     transfers += _pay(state.players, small)
     lines = [
-        f"{winner} tar potten {kr(state.pot_ore)} utan spel",
-        f"Alla betalar {kr(small)} till nästa giv",
+        Line(
+            _("{player} takes the pot of {amount} without play"),
+            player=winner,
+            amount=Ore(state.pot_ore),
+        ),
+        Line(_("Everyone pays {amount} for the next deal"), amount=Ore(small)),
     ]
     return _end_deal(state, "walkover", transfers, lines, winner=winner)
 
@@ -800,7 +838,8 @@ def _on_exchange(state: State, event: Mapping[str, Any]) -> State:
             raise IllegalEvent(_("{player} has folded and exchanges nothing"), player=player)
     order = clockwise(state.players, state.forhand, state.active)
     exchanged = {p: counts.get(p, 0) for p in order}
-    line = "Byte: " + ", ".join(f"{p} {n}" for p, n in exchanged.items())
+    counts = [Line(_("{player} {value}"), player=p, value=n) for p, n in exchanged.items()]
+    line = Line(_("Exchange: {counts}"), counts=listed(counts))
     return _update(state, exchanged=exchanged, log=(line,))
 
 
@@ -834,10 +873,11 @@ def _on_trick(state: State, event: Mapping[str, Any]) -> State:
     winner = [p for p, rank in plays if rank == best][-1]  # the later of equal highest
     trick = Trick(state.leader, tuple((p, r.label) for p, r in plays), winner)
     number = len(state.tricks) + 1
-    line = (
-        f"Stick {number}: "
-        + ", ".join(f"{p} {r.label}" for p, r in plays)
-        + f" – {winner} tar sticket"
+    line = Line(
+        _("Trick {number}: {cards} – {player} takes the trick"),
+        number=number,
+        cards=listed(Line(_("{player} {value}"), player=p, value=r.label) for p, r in plays),
+        player=winner,
     )
     state = _update(state, tricks=(*state.tricks, trick), leader=winner, log=(line,))
     if number == TRICKS:
@@ -857,7 +897,9 @@ def _on_fourth_trick(state: State, event: Mapping[str, Any]) -> State:
         )
     if player not in state.active:
         raise IllegalEvent(_("{player} has folded and took no trick"), player=player)
-    return _to_showing(_update(state, log=(f"{player} tog fjärde sticket",)), player)
+    return _to_showing(
+        _update(state, log=(Line(_("{player} took the fourth trick"), player=player),)), player
+    )
 
 
 def _on_show(state: State, event: Mapping[str, Any]) -> State:
@@ -874,7 +916,7 @@ def _on_show(state: State, event: Mapping[str, Any]) -> State:
         phase="reveal",
         first_shower=player,
         calls=(*state.calls, (player, "show")),
-        log=(f"{player} lägger upp",),
+        log=(Line(_("{player} lays up"), player=player),),
     )
 
 
@@ -916,7 +958,12 @@ def _on_end_evening(state: State, event: Mapping[str, Any]) -> State:
         finished=True,
         standings=placements(state.won_ore),
         league_details={p: {"pots_won": state.pots_won[p]} for p in state.players},
-        log=(f"Kvällen avslutad; potten {kr(state.pot_ore)} sparas till nästa gång",),
+        log=(
+            Line(
+                _("Evening over; the pot of {amount} is kept for next time"),
+                amount=Ore(state.pot_ore),
+            ),
+        ),
     )
 
 

@@ -58,11 +58,11 @@ from engine.base import (
     seat_players,
 )
 from engine.cards import KilleRank
-from engine.errors import IllegalEvent, _
+from engine.errors import IllegalEvent, Line, _, listed
 from engine.kille import card, check_copies
 
 KEY = "kille_elimination"
-NAMES = {"sv": "Kille (utslagning)", "en": "Kille (elimination)"}
+NAME = _("Kille (elimination)")
 MIN_PLAYERS, MAX_PLAYERS = 2, 6  # E2
 
 _FACE = {
@@ -81,8 +81,8 @@ class Rules:
     wrong_penalty: int = 10  # "10 plus their card's value"
 
     LABELS = {
-        "limit": {"sv": "Ute vid", "en": "Out at"},
-        "wrong_penalty": {"sv": "Straff för fel lägst", "en": "Penalty for a wrong declaration"},
+        "limit": _("Out at"),
+        "wrong_penalty": _("Penalty for a wrong declaration"),
     }
 
     def __post_init__(self) -> None:
@@ -124,7 +124,7 @@ class State:
     finished: bool = False
     standings: tuple[Standing, ...] = ()
     expected: tuple[str, ...] = ("fourth_trick",)
-    log: tuple[str, ...] = ()
+    log: tuple[Line, ...] = ()
 
     @property
     def players_in(self) -> tuple[str, ...]:
@@ -179,9 +179,7 @@ def new_game(
 def apply(state: State, event: Mapping[str, Any]) -> State:
     if state.finished:
         raise IllegalEvent(_("the game is over: only one player remains"))
-    return _with_turn(
-        dispatch(replace(state, transfers=(), log=()), event, EVENTS, game="Kille (elimination)")
-    )
+    return _with_turn(dispatch(replace(state, transfers=(), log=()), event, EVENTS, game=NAME))
 
 
 def _player(state: State, event: Mapping[str, Any]) -> str:
@@ -214,7 +212,12 @@ def _on_fourth_trick(state: State, event: Mapping[str, Any]) -> State:
     if state.phase != "fourth_trick":
         raise IllegalEvent(_("the fourth trick is already recorded for this deal"))
     player = _player(state, event)
-    return replace(state, phase="calls", fourth_trick=player, log=(f"{player} tog fjärde sticket",))
+    return replace(
+        state,
+        phase="calls",
+        fourth_trick=player,
+        log=(Line(_("{player} took the fourth trick"), player=player),),
+    )
 
 
 def _call(state: State, event: Mapping[str, Any], kind: str) -> State:
@@ -241,11 +244,15 @@ def _call(state: State, event: Mapping[str, Any], kind: str) -> State:
     calls = (*state.calls, (player, kind))
     if kind == "declare":
         return replace(
-            state, calls=calls, declarer=player, phase="reveal", log=(f"{player} säger lägst",)
+            state,
+            calls=calls,
+            declarer=player,
+            phase="reveal",
+            log=(Line(_("{player} declares lowest"), player=player),),
         )
-    state = replace(state, calls=calls, log=(f"{player} passar",))
+    state = replace(state, calls=calls, log=(Line(_("{player} passes"), player=player),))
     if len(calls) == len(_call_order(state)):
-        state = replace(state, phase="reveal", log=(*state.log, "Alla passar"))
+        state = replace(state, phase="reveal", log=(*state.log, Line(_("Everyone passes"))))
     return state
 
 
@@ -284,8 +291,12 @@ def _on_reveal(state: State, event: Mapping[str, Any]) -> State:
         scores=scores,
         out=newly_out,
     )
-    lines = ["Visat: " + ", ".join(f"{p} {ranks[p].label} +{points[p]}" for p in state.players_in)]
-    lines += [f"{p} är ute ({scores[p]})" for p in newly_out]
+    shown = [
+        Line(_("{player} {card} +{points}"), player=p, card=ranks[p].label, points=points[p])
+        for p in state.players_in
+    ]
+    lines = [Line(_("Shown: {cards}"), cards=listed(shown))]
+    lines += [Line(_("{player} is out ({score})"), player=p, score=scores[p]) for p in newly_out]
     state = replace(
         state,
         scores=scores,
@@ -303,10 +314,12 @@ def _on_reveal(state: State, event: Mapping[str, Any]) -> State:
         return _finish(state, remaining[0], lines)
     # E6: the deal passes to the next player still in on the dealer's left.
     dealer = next_in(state.players, state.dealer, remaining)
-    return replace(state, dealer=dealer, log=(*lines, f"Ny giv: {dealer} ger"))
+    return replace(
+        state, dealer=dealer, log=(*lines, Line(_("New deal: {player} deals"), player=dealer))
+    )
 
 
-def _finish(state: State, winner: str, lines: list[str]) -> State:
+def _finish(state: State, winner: str, lines: list[Line]) -> State:
     standings = ranked(
         state.players,
         key=lambda p: (p == winner, state.out_in_deal.get(p, 0), -state.scores[p]),
@@ -318,7 +331,7 @@ def _finish(state: State, winner: str, lines: list[str]) -> State:
         finished=True,
         winner=winner,
         standings=standings,
-        log=(*lines, f"{winner} vinner"),
+        log=(*lines, Line(_("{player} wins"), player=winner)),
     )
 
 

@@ -93,10 +93,10 @@ from engine.cards import (
     stripped_deck,
     suit_word,
 )
-from engine.errors import IllegalEvent, _
+from engine.errors import IllegalEvent, Line, _, listed
 
 KEY = "nittionio"
-NAMES = {"sv": "Nittionio", "en": "Ninety-nine"}
+NAME = _("Ninety-nine")
 MIN_PLAYERS = 3
 MAX_PLAYERS = 3
 
@@ -121,6 +121,18 @@ RUBBER_PAR = 8  # 100 more for each game under eight
 @dataclass(frozen=True)
 class Rules:
     CHOICES: ClassVar[dict[str, tuple[str, ...]]] = {"variant": VARIANTS}
+    LABELS: ClassVar[dict[str, str]] = {
+        "variant": _("Variant"),
+        "deals": _("Deals (in the nine-deal game)"),
+    }
+    CHOICE_LABELS: ClassVar[dict[str, dict[str, str]]] = {
+        "variant": {
+            "nine_deals": _("Nine deals, the highest total wins"),
+            "rubber": _("Rubber: first to 100 wins a game, three games the rubber"),
+            "pennycook": _("Pennycook's: no premiums, first to 150"),
+            "trumps_by_success": _("36 cards, trumps by how many made their bids, first to 100"),
+        },
+    }
 
     variant: Variant = "nine_deals"
     deals: int = 9  # the length of the nine_deals game
@@ -177,7 +189,7 @@ class State:
     finished: bool = False
     standings: tuple[Standing, ...] = ()
     expected: tuple[str, ...] = ()  # new_game sets EVENT_TYPES: a deal is always next
-    log: tuple[str, ...] = ()
+    log: tuple[Line, ...] = ()
 
     @property
     def calling_order(self) -> tuple[str, ...]:
@@ -349,7 +361,7 @@ def _check_distinct(cards: list[Card]) -> None:
 def new_game(
     players: Sequence[str], rules: Rules = Rules(), first_dealer: str | None = None
 ) -> State:
-    players, dealer = seat_players(players, "Nittionio", MIN_PLAYERS, MAX_PLAYERS, first_dealer)
+    players, dealer = seat_players(players, NAME, MIN_PLAYERS, MAX_PLAYERS, first_dealer)
     return State(
         players=players,
         rules=rules,
@@ -363,7 +375,7 @@ def new_game(
 def apply(state: State, event: Mapping[str, Any]) -> State:
     if state.finished:
         raise IllegalEvent(_("the game is over; no more deals can be recorded"))
-    return dispatch(state, event, EVENTS, game="Nittionio")
+    return dispatch(state, event, EVENTS, game=NAME)
 
 
 def _read_bids(
@@ -490,27 +502,35 @@ def _add(a: Sequence[int], b: Sequence[int]) -> tuple[int, ...]:
     return tuple(x + y for x, y in zip(a, b, strict=True))
 
 
-def _deal_line(state: State, row: DealRow, seat: int) -> str:
+def _deal_line(state: State, row: DealRow, seat: int) -> Line:
     player = state.players[seat]
-    outcome = "hemma" if row.made[seat] else "bet"
-    premium = ""
+    bid: int | str | Line = "?" if row.bids[seat] is None else row.bids[seat]
     if row.premium_player == player:
-        premium = " (deklaration)" if row.premium == "declare" else " (visning)"
-    bid = "?" if row.bids[seat] is None else row.bids[seat]
-    return (
-        f"{player}: bud {bid}{premium}, {row.tricks[seat]} stick, {outcome}, "
-        f"{row.points[seat]:+d} = {row.totals[seat]}"
+        premium = _("{bid} (declaration)") if row.premium == "declare" else _("{bid} (showing)")
+        bid = Line(premium, bid=bid)
+    template = (
+        _("{player}: bid {bid}, {tricks} tricks, made, {points} = {total}")
+        if row.made[seat]
+        else _("{player}: bid {bid}, {tricks} tricks, missed, {points} = {total}")
+    )
+    return Line(
+        template,
+        player=player,
+        bid=bid,
+        tricks=row.tricks[seat],
+        points=f"{row.points[seat]:+d}",
+        total=row.totals[seat],
     )
 
 
-def _end_of_nine_deals(state: State, row: DealRow, log: list[str]) -> State:
+def _end_of_nine_deals(state: State, row: DealRow, log: list[Line]) -> State:
     state = replace(state, sheet=(*state.sheet, row), log=tuple(log))
     if len(state.sheet) < state.rules.deals:
         return state
     return _finish(state, _top(state.players, state.totals))
 
 
-def _first_to_target(state: State, row: DealRow, log: list[str]) -> State:
+def _first_to_target(state: State, row: DealRow, log: list[Line]) -> State:
     state = replace(state, sheet=(*state.sheet, row), log=tuple(log))
     if max(state.totals) < TARGETS[state.rules.variant]:
         return state
@@ -524,7 +544,11 @@ def _top(players: tuple[str, ...], scores: tuple[int, ...]) -> tuple[str, ...]:
 
 def _finish(state: State, best: tuple[str, ...]) -> State:
     tie = len(best) > 1
-    line = f"Lika: {', '.join(best)} (oavgjort)" if tie else f"{best[0]} vinner"
+    line = (
+        Line(_("Tie: {players} (a draw)"), players=listed(best, last_and=True))
+        if tie
+        else Line(_("{player} wins"), player=best[0])
+    )
     return replace(
         state,
         finished=True,
@@ -536,22 +560,30 @@ def _finish(state: State, best: tuple[str, ...]) -> State:
     )
 
 
-def _rubber(state: State, row: DealRow, log: list[str]) -> State:
+def _rubber(state: State, row: DealRow, log: list[Line]) -> State:
     target = TARGETS["rubber"]
     leaders = _top(state.players, state.scores)
     if max(state.scores) < target or len(leaders) > 1:
         if max(state.scores) >= target:
-            log.append(f"Lika i täten ({max(state.scores)}): omgången spelas vidare")
+            log.append(
+                Line(_("Tied for the lead ({score}): the game plays on"), score=max(state.scores))
+            )
         return replace(state, sheet=(*state.sheet, row), log=tuple(log))
     winner = state.players.index(leaders[0])
     # N4: the game's winner and every opponent at 100 or more get 100.
     bonus = [GAME_BONUS if score >= target else 0 for score in state.scores]
     games_won = tuple(w + (seat == winner) for seat, w in enumerate(state.games_won))
-    log.append(f"{leaders[0]} vinner omgång {state.game_number}")
+    log.append(Line(_("{player} wins game {number}"), player=leaders[0], number=state.game_number))
     rubber_won = games_won[winner] == RUBBER_GAMES
     if rubber_won:
         bonus[winner] += rubber_bonus(state.game_number)
-        log.append(f"{leaders[0]} vinner robbern efter {state.game_number} omgångar")
+        log.append(
+            Line(
+                _("{player} wins the rubber after {games} games"),
+                player=leaders[0],
+                games=state.game_number,
+            )
+        )
     totals = _add(state.totals, bonus)
     row = replace(row, bonus=tuple(bonus), totals=totals)
     state = replace(

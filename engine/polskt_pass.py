@@ -70,7 +70,6 @@ from engine.base import (
     dispatch,
     event_types,
     is_whole,
-    kr,
     left_of,
     may,
     need,
@@ -79,10 +78,10 @@ from engine.base import (
     right_of,
     seat_players,
 )
-from engine.errors import IllegalEvent, _
+from engine.errors import IllegalEvent, Line, Ore, _, listed
 
 KEY = "polskt_pass"
-NAMES = {"sv": "Polskt pass", "en": "Polish pass"}
+NAME = _("Polish pass")
 MIN_PLAYERS = 3
 MAX_PLAYERS = 5
 
@@ -115,14 +114,14 @@ class Rules:
     # Read by the start form; class attributes, not fields.
     CHOICES = {"bet_size": BET_SIZES}
     LABELS = {
-        "stake_ore": {"sv": "Insats per giv", "en": "Stake per deal"},
-        "bet_size": {"sv": "Betens storlek", "en": "Size of a bet"},
-        "merge_betar": {"sv": "Slå ihop två betar", "en": "Merge two betar into one"},
+        "stake_ore": _("Stake per deal"),
+        "bet_size": _("Size of a bet"),
+        "merge_betar": _("Merge two betar into one"),
     }
     CHOICE_LABELS = {
         "bet_size": {
-            "single": {"sv": "Det spelade beloppet", "en": "The amount played for"},
-            "double": {"sv": "Dubbla beloppet", "en": "Twice the amount played for"},
+            "single": _("The amount played for"),
+            "double": _("Twice the amount played for"),
         }
     }
 
@@ -208,7 +207,7 @@ class Settlement:
     betar_set: tuple[Bet, ...]
     outcome: str
     amount_ore: int
-    lines: tuple[str, ...]
+    lines: tuple[Line, ...]
 
 
 @dataclass(frozen=True)
@@ -228,7 +227,7 @@ class State:
     finished: bool = False
     standings: tuple[Standing, ...] = ()
     expected: tuple[str, ...] = ("deal",)
-    log: tuple[str, ...] = ()
+    log: tuple[Line, ...] = ()
 
 
 # --- calculators -----------------------------------------------------------------------------
@@ -305,31 +304,53 @@ def settle(
     if la_vola == "lost":
         return Settlement(
             (), pot_ore, betar, next_bet_id, (), "la_vola_lost", played_for(pot_ore, betar),
-            ("La vola misslyckades: rundpass, ingen betalning",),
+            (Line(_("La vola failed: a passed round, nobody pays")),),
         )  # fmt: skip
     bet = bet_in_play(betar)
     amount = played_for(pot_ore, betar)
     if amount <= 0:
         raise IllegalEvent(_("nothing is played for: the pot is empty and there is no bet"))
     transfers: list[Transfer] = []
-    lines: list[str] = []
+    lines: list[Line] = []
     if winner is not None:
         if pot_ore:
             transfers.append(Transfer(POT, winner, pot_ore))
-        took = f"potten ({kr(pot_ore)})"
-        if bet is not None:
+        if bet is None:
+            lines.append(
+                Line(
+                    _("{player} wins {amount}: the pot ({pot})"),
+                    player=winner,
+                    amount=Ore(amount),
+                    pot=Ore(pot_ore),
+                )
+            )
+        else:
             transfers.append(Transfer(bet.account, winner, bet.amount_ore))
-            took += f" och bet {bet.id} ({kr(bet.amount_ore)})"
             betar = tuple(b for b in betar if b.id != bet.id)
-        lines.append(f"{winner} vinner {kr(amount)}: {took}")
+            lines.append(
+                Line(
+                    _("{player} wins {amount}: the pot ({pot}) and bet {bet} ({bet_amount})"),
+                    player=winner,
+                    amount=Ore(amount),
+                    pot=Ore(pot_ore),
+                    bet=bet.id,
+                    bet_amount=Ore(bet.amount_ore),
+                )
+            )
         pot_ore = 0
     else:
-        lines.append("Ingen vinnare (ett stick var): potten och betarna står kvar")
+        lines.append(Line(_("No winner (one trick each): the pot and the betar stay")))
     if la_vola == "won":
         for player in players:
             if player != winner:
                 transfers.append(Transfer(player, winner, amount))
-        lines.append(f"La vola: var och en betalar {winner} {kr(amount)}")
+        lines.append(
+            Line(
+                _("La vola: each of the others pays {player} {amount}"),
+                player=winner,
+                amount=Ore(amount),
+            )
+        )
         return Settlement(
             tuple(transfers), pot_ore, betar, next_bet_id, (), "la_vola_won", amount, tuple(lines)
         )
@@ -344,12 +365,28 @@ def settle(
         next_bet_id += 1
         new.append(placed)
         transfers.extend(Transfer(owner, placed.account, size) for owner in owners)
-        lines.append(f"{' och '.join(owners)} sätter bet {placed.id}: {kr(placed.amount_ore)}")
+        lines.append(_bet_placed(owners, placed))
     outcome = "won" if winner is not None else "no_winner"
     return Settlement(
         tuple(transfers), pot_ore, betar + tuple(new), next_bet_id, tuple(new), outcome, amount,
         tuple(lines),
     )  # fmt: skip
+
+
+def _bet_placed(owners: Sequence[str], placed: Bet) -> Line:
+    amount = Ore(placed.amount_ore)
+    if len(owners) == 1:
+        return Line(
+            _("{player} places bet {bet}: {amount}"), player=owners[0], bet=placed.id, amount=amount
+        )
+    first, second = owners
+    return Line(
+        _("{player} and {partner} place bet {bet}: {amount}"),
+        player=first,
+        partner=second,
+        bet=placed.id,
+        amount=amount,
+    )
 
 
 def la_vola_possible(state: State) -> bool:
@@ -431,7 +468,7 @@ def _carried_betar(betar: Sequence[Mapping[str, Any]]) -> tuple[Bet, ...]:
 def apply(state: State, event: Mapping[str, Any]) -> State:
     if state.finished:
         raise IllegalEvent(_("the evening is over; nothing more can be recorded"))
-    return dispatch(state, event, EVENTS, game="Polskt pass")
+    return dispatch(state, event, EVENTS, game=NAME)
 
 
 def _in_phase(phase: str, handle: Callable[[State, Mapping[str, Any]], State]):
@@ -592,19 +629,39 @@ def _deal(state: State, event: Mapping[str, Any]) -> State:
         bet_in_play=bet.id if bet else None,
     )
     card = _card(suit, rank)
-    log = [f"Giv {deal.number}: {dealer} ger och lägger {kr(stake)} i potten ({kr(pot)})"]
+    log = [
+        Line(
+            _("Deal {number}: {player} deals and puts {stake} in the pot ({pot})"),
+            number=deal.number,
+            player=dealer,
+            stake=Ore(stake),
+            pot=Ore(pot),
+        )
+    ]
     if cutter_jack:
-        log.append(f"{cutter} tog en knekt ur botten")
+        log.append(Line(_("{player} took a jack from the bottom"), player=cutter))
     if took:
         # "Om givaren tog det uppslagna kortet sker ingen budgivning" — one or two spelförare.
         spelforare = (dealer, cutter) if cutter_jack else (dealer,)
         deal = replace(deal, spelforare=spelforare, trump=suit)
-        log.append(f"Uppslaget {card}: {dealer} tar det; {' och '.join(spelforare)} spelar")
+        if cutter_jack:
+            log.append(
+                Line(
+                    _("Turned up {card}: {player} takes it; {player} and {partner} play"),
+                    card=card,
+                    player=dealer,
+                    partner=cutter,
+                )
+            )
+        else:
+            log.append(
+                Line(_("Turned up {card}: {player} takes it and plays"), card=card, player=dealer)
+            )
         phase = PLAY
     else:
         deal = replace(deal, round=1)
-        log.append(f"Uppslaget {card}: budgivning")
-    log.append(f"Spelas om {kr(deal.amount_ore)}")
+        log.append(Line(_("Turned up {card}: bidding"), card=card))
+    log.append(Line(_("Played for {amount}"), amount=Ore(deal.amount_ore)))
     state = replace(
         state,
         phase=phase if took else BIDDING,
@@ -658,8 +715,9 @@ def _bid(state: State, event: Mapping[str, Any]) -> State:
     passed = order[: order.index(player)]
     log = []
     if passed:
-        log.append(f"{', '.join(passed)} {'passar' if deal.round == 1 else 'säger wieder'}")
-    log.append(f"{player} spelar i {SUIT_SYMBOLS[suit]}")
+        said = _("Passed: {players}") if deal.round == 1 else _("Wieder: {players}")
+        log.append(Line(said, players=listed(passed)))
+    log.append(Line(_("{player} plays in {suit}"), player=player, suit=SUIT_SYMBOLS[suit]))
     state = replace(
         state,
         phase=PLAY,
@@ -678,7 +736,12 @@ def _all_pass(state: State, event: Mapping[str, Any]) -> State:
             state,
             current=replace(deal, round=2),
             transfers=(),
-            log=(f"Alla passar på {SUIT_SYMBOLS[deal.turned_suit]}: andra budrundan",),
+            log=(
+                Line(
+                    _("Everyone passes on {suit}: second round of bidding"),
+                    suit=SUIT_SYMBOLS[deal.turned_suit],
+                ),
+            ),
         )
         return replace(state, expected=_expected(state))
     # "Om alla spelarna passar två gånger, avslutas given och turen att ge går vidare"
@@ -697,7 +760,7 @@ def _all_pass(state: State, event: Mapping[str, Any]) -> State:
         betar_set=(),
         pot_after_ore=state.pot_ore,
     )
-    return _next_deal(state, row, (), ("Alla säger wieder: given går över",))
+    return _next_deal(state, row, (), (Line(_("Everyone says wieder: the deal passes on")),))
 
 
 def _la_vola(state: State, event: Mapping[str, Any]) -> State:
@@ -733,7 +796,7 @@ def _la_vola(state: State, event: Mapping[str, Any]) -> State:
         state,
         current=replace(deal, la_vola=player),
         transfers=(),
-        log=(f"{player} säger la vola",),
+        log=(Line(_("{player} says la vola"), player=player),),
     )
     return replace(state, expected=_expected(state))
 
@@ -743,7 +806,7 @@ def _trick(state: State, event: Mapping[str, Any]) -> State:
     assert deal is not None
     winner = _player(state, event.get("winner"), "trick")
     taken = (*deal.trick_winners, winner)
-    line = f"Stick {len(taken)}: {winner}"
+    line = Line(_("Trick {number}: {player}"), number=len(taken), player=winner)
     if deal.la_vola is not None:
         # "Om spelaren som anger la vola förlorar ett stick, avbryts spelet."
         if winner != deal.la_vola:
@@ -779,7 +842,7 @@ def _tricks_by_winners(state: State, winners: Any, la: str | None) -> State:
     taken = tuple(_player(state, w, "winners") for w in winners)
     if len(taken) > TRICKS:
         raise IllegalEvent(_("a deal has five tricks, not {count}"), count=len(taken))
-    line = f"Stick: {' '.join(taken)}"
+    line = Line(_("Tricks: {tricks}"), tricks=listed(taken))
     if la is not None:
         if taken[:2] != (la, la):
             raise IllegalEvent(
@@ -821,7 +884,10 @@ def _tricks_by_counts(state: State, given: Any, first_two: Any, la: str | None) 
         counts[player] = number
     total = sum(counts.values())
     tricks = {p: n for p, n in counts.items() if n}
-    line = "Stick: " + ", ".join(f"{p} {n}" for p, n in tricks.items())
+    line = Line(
+        _("Tricks: {tricks}"),
+        tricks=listed(Line(_("{player} {value}"), player=p, value=n) for p, n in tricks.items()),
+    )
     if la is not None:
         own = counts[la]
         if own < 2:
@@ -888,7 +954,7 @@ def _settle(
     tricks: dict[str, int],
     winner: str | None,
     la_vola: str | None,
-    log: tuple[str, ...],
+    log: tuple[Line, ...],
     said: str | None = None,
 ) -> State:
     """Settle a played deal; ``la_vola`` is "won"/"lost" when ``said`` (or the deal's) la vola
@@ -929,7 +995,7 @@ def _settle(
 
 
 def _next_deal(
-    state: State, row: DealRow, transfers: tuple[Transfer, ...], log: tuple[str, ...]
+    state: State, row: DealRow, transfers: tuple[Transfer, ...], log: tuple[Line, ...]
 ) -> State:
     nets = net_by_account(transfers)
     money = {p: won + nets.get(p, 0) for p, won in state.money.items()}
@@ -940,7 +1006,7 @@ def _next_deal(
         sheet=(*state.sheet, row),
         money=money,
         transfers=transfers,
-        log=(*log, f"Nästa giv: {dealer} ger"),
+        log=(*log, Line(_("New deal: {player} deals"), player=dealer)),
     )
     return _between_deals(state)
 
@@ -948,7 +1014,17 @@ def _next_deal(
 def _end(state: State, event: Mapping[str, Any]) -> State:
     if not state.sheet:
         raise IllegalEvent(_("no deal has been played this evening, so there is nothing to end"))
-    betar = ", ".join(f"bet {b.id} {kr(b.amount_ore)}" for b in state.betar)
+    pot = Ore(state.pot_ore)
+    line = Line(_("The evening is over. The pot of {pot} stays for next time"), pot=pot)
+    if state.betar:
+        betar = listed(
+            Line(_("bet {bet} ({amount})"), bet=b.id, amount=Ore(b.amount_ore)) for b in state.betar
+        )
+        line = Line(
+            _("The evening is over. The pot of {pot}, {betar} stay for next time"),
+            pot=pot,
+            betar=betar,
+        )
     return replace(
         state,
         phase=OVER,
@@ -956,11 +1032,7 @@ def _end(state: State, event: Mapping[str, Any]) -> State:
         standings=placements(state.money),
         expected=(),
         transfers=(),
-        log=(
-            f"Kvällen är slut. Potten {kr(state.pot_ore)}"
-            + (f", {betar}" if betar else "")
-            + " står kvar till nästa gång",
-        ),
+        log=(line,),
     )
 
 

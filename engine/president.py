@@ -48,10 +48,10 @@ from engine.base import (
     ranked,
     seat_players,
 )
-from engine.errors import IllegalEvent, RulesError, _
+from engine.errors import IllegalEvent, Line, RulesError, _
 
 KEY = "president"
-NAMES = {"sv": "President", "en": "President"}
+NAME = _("President")
 MIN_PLAYERS = 3
 MAX_PLAYERS = 6
 
@@ -68,9 +68,13 @@ class Rules:
 
     CHOICES = {"target": TARGETS, "trouduc_target": TROUDUC_TARGETS}
     LABELS = {
-        "target": {"sv": "President: spela till (poäng)", "en": "President: play to (points)"},
-        "trouduc": {"sv": "Trouduc: 2/1/0 poäng", "en": "Trouduc: 2/1/0 points"},
-        "trouduc_target": {"sv": "Trouduc: spela till (poäng)", "en": "Trouduc: play to (points)"},
+        "target": _("President: play to"),
+        "trouduc": _("Trouduc: 2/1/0 points"),
+        "trouduc_target": _("Trouduc: play to"),
+    }
+    CHOICE_LABELS = {
+        "target": {15: _("15 points"), 25: _("25 points")},
+        "trouduc_target": {TROUDUC_TARGET: _("11 points")},
     }
 
     def __post_init__(self) -> None:
@@ -119,7 +123,7 @@ class State:
     finished: bool = False
     standings: tuple[Standing, ...] = ()
     expected: tuple[str, ...] = ()  # new_game sets EVENT_TYPES
-    log: tuple[str, ...] = ()
+    log: tuple[Line, ...] = ()
 
 
 def placement_points(players: int, trouduc: bool = False) -> tuple[int, ...]:
@@ -132,7 +136,7 @@ def placement_points(players: int, trouduc: bool = False) -> tuple[int, ...]:
 def new_game(
     players: Sequence[str], rules: Rules = Rules(), first_dealer: str | None = None
 ) -> State:
-    players, dealer = seat_players(players, "President", MIN_PLAYERS, MAX_PLAYERS, first_dealer)
+    players, dealer = seat_players(players, NAME, MIN_PLAYERS, MAX_PLAYERS, first_dealer)
     return State(
         players=players,
         rules=rules,
@@ -146,7 +150,7 @@ def new_game(
 def apply(state: State, event: Mapping[str, Any]) -> State:
     if state.finished:
         raise IllegalEvent(_("the game is over; no more deals can be recorded"))
-    return dispatch(state, event, EVENTS, game="President")
+    return dispatch(state, event, EVENTS, game=NAME)
 
 
 def _out(state: State, event: Mapping[str, Any]) -> State:
@@ -166,7 +170,7 @@ def _out(state: State, event: Mapping[str, Any]) -> State:
         pending=pending,
         transfers=(),
         expected=("out",),
-        log=(f"{player} går ut som nummer {len(pending)}",),
+        log=(Line(_("{player} goes out as number {place}"), player=player, place=len(pending)),),
     )
 
 
@@ -209,8 +213,8 @@ def _score(state: State, order: tuple[str, ...]) -> State:
     row = DealRow(number, state.dealer, order, points, scores)
     president, last = order[0], order[-1]
     log = (
-        f"Giv {number}: " + ", ".join(f"{p} +{points[p]}" for p in order),
-        f"{president} president, {last} sist",
+        Line(_("Deal {number}: {points}"), number=number, points=_points_line(order, points)),
+        Line(_("{president} is president, {last} is last"), president=president, last=last),
     )
     state = replace(
         state,
@@ -230,6 +234,14 @@ def _score(state: State, order: tuple[str, ...]) -> State:
     return _finish(state, points)
 
 
+def _points_line(order: Sequence[str], points: Mapping[str, int]) -> Line:
+    """ "a +3, b +2, c +1, d +0" as nested lines, so each seat key is shown as a name."""
+    first = Line(_("{player} +{points}"), player=order[0], points=points[order[0]])
+    if len(order) == 1:
+        return first
+    return Line(_("{first}, {rest}"), first=first, rest=_points_line(order[1:], points))
+
+
 def _finish(state: State, last_points: dict[str, int]) -> State:
     standings = ranked(
         state.players, key=lambda p: (state.scores[p], last_points[p]), score=state.scores
@@ -241,7 +253,10 @@ def _finish(state: State, last_points: dict[str, int]) -> State:
         finished=True,
         standings=standings,
         expected=(),
-        log=(*state.log, f"{winner} vinner ({state.scores[winner]})"),
+        log=(
+            *state.log,
+            Line(_("{player} wins ({score})"), player=winner, score=state.scores[winner]),
+        ),
     )
 
 

@@ -6,7 +6,7 @@ its player counts, its event types) is read from the module, so nothing here can
 the rules it describes. A game outside this package (the test suite's toy game, a club's own
 game) joins through the public hook ``register(module)`` and leaves with ``unregister(key)``.
 
-A game module is any module with the surface ``engine/base.py`` describes: ``KEY``, ``NAMES``,
+A game module is any module with the surface ``engine/base.py`` describes: ``KEY``, ``NAME``,
 ``MIN_PLAYERS``, ``MAX_PLAYERS``, ``EVENT_TYPES``, ``Rules``, ``new_game`` and ``apply``.
 """
 
@@ -31,6 +31,7 @@ from engine import (
     vandatta,
     whist,
 )
+from engine.errors import Text
 
 _BUILT_IN = (
     cribbage,
@@ -51,7 +52,7 @@ _BUILT_IN = (
 
 _SURFACE = (
     "KEY",
-    "NAMES",
+    "NAME",
     "MIN_PLAYERS",
     "MAX_PLAYERS",
     "EVENT_TYPES",
@@ -65,12 +66,9 @@ _SURFACE = (
 class GameInfo:
     key: str
     module: ModuleType
-    names: dict[str, str]
+    name: Text  # English, marked for translation: the web layer shows gettext(name)
     min_players: int
     max_players: int
-
-    def name(self, language: str = "sv") -> str:
-        return self.names.get(language[:2], self.names["sv"])
 
 
 _GAMES: dict[str, GameInfo] = {}
@@ -85,7 +83,7 @@ def register(module: ModuleType) -> GameInfo:
     known = _GAMES.get(module.KEY)
     if known is not None and known.module is not module:
         raise ValueError(f"the game key {module.KEY!r} is taken by {known.module.__name__}")
-    info = GameInfo(module.KEY, module, module.NAMES, module.MIN_PLAYERS, module.MAX_PLAYERS)
+    info = GameInfo(module.KEY, module, module.NAME, module.MIN_PLAYERS, module.MAX_PLAYERS)
     _GAMES[info.key] = info
     return info
 
@@ -117,7 +115,8 @@ def get(key: str) -> GameInfo:
     return info
 
 
-def display_name(key: str, language: str = "sv") -> str:
-    """A game's name in the reader's language; an unknown key (an old row) as itself."""
+def display_name(key: str) -> str:
+    """A game's name, marked for translation (the web layer shows ``gettext`` of it); an
+    unknown key (an old row) as itself."""
     info = _GAMES.get(key)
-    return info.name(language) if info else key
+    return info.name if info else key

@@ -50,10 +50,10 @@ from engine.base import (
     ranked,
     seat_players,
 )
-from engine.errors import IllegalEvent, RulesError, _
+from engine.errors import IllegalEvent, Line, RulesError, _
 
 KEY = "stopp"
-NAMES = {"sv": "Stopp", "en": "Stop"}
+NAME = _("Stop")
 MIN_PLAYERS = 3
 MAX_PLAYERS = 6
 HAND = 6  # "Spelarna får 6 kort var."
@@ -66,9 +66,9 @@ class Rules:
     unit_ore: int = 100  # what a unit is worth with real money
 
     LABELS = {
-        "capital": {"sv": "Startkapital (enheter)", "en": "Starting capital (units)"},
-        "real_money": {"sv": "Spela om riktiga pengar", "en": "Play for real money"},
-        "unit_ore": {"sv": "Värde per enhet", "en": "Value of a unit"},
+        "capital": _("Starting capital (units)"),
+        "real_money": _("Play for real money"),
+        "unit_ore": _("Value of a unit"),
     }
 
     def __post_init__(self) -> None:
@@ -119,13 +119,13 @@ class State:
     finished: bool = False
     standings: tuple[Standing, ...] = ()
     expected: tuple[str, ...] = ()  # new_game sets EVENT_TYPES: a deal is always next
-    log: tuple[str, ...] = ()
+    log: tuple[Line, ...] = ()
 
 
 def new_game(
     players: Sequence[str], rules: Rules = Rules(), first_dealer: str | None = None
 ) -> State:
-    players, dealer = seat_players(players, "Stopp", MIN_PLAYERS, MAX_PLAYERS, first_dealer)
+    players, dealer = seat_players(players, NAME, MIN_PLAYERS, MAX_PLAYERS, first_dealer)
     return State(
         players=players,
         rules=rules,
@@ -139,7 +139,7 @@ def new_game(
 def apply(state: State, event: Mapping[str, Any]) -> State:
     if state.finished:
         raise IllegalEvent(_("the game is over; no more deals can be recorded"))
-    return dispatch(state, event, EVENTS, game="Stopp")
+    return dispatch(state, event, EVENTS, game=NAME)
 
 
 def _play_deal(state: State, event: Mapping[str, Any]) -> State:
@@ -178,7 +178,7 @@ def _deal(state: State, cards: dict[str, int]) -> State:
     capitals = dict(state.capitals)
     paid: dict[str, int] = {}
     transfers: list[Transfer] = []
-    log = [f"Giv {number}"]
+    log = [Line(_("Deal {number}"), number=number)]
     for player, held in cards.items():
         amount = min(held, capitals[player])  # ST1: never below zero
         if not amount:
@@ -187,13 +187,20 @@ def _deal(state: State, cards: dict[str, int]) -> State:
         capitals[player] -= amount
         if unit:
             transfers.append(Transfer(player, POT, amount * unit))
-        log.append(f"{player} betalar {amount} ({capitals[player]} kvar)")
+        log.append(
+            Line(
+                _("{player} pays {units} ({left} left)"),
+                player=player,
+                units=amount,
+                left=capitals[player],
+            )
+        )
     if not paid:
-        log.append("Ingen betalar")
+        log.append(Line(_("Nobody pays")))
     pot = state.pot + sum(paid.values())
     fallen = tuple(p for p in state.active if capitals[p] == 0)  # ST2
     active = tuple(p for p in state.active if capitals[p] > 0)
-    log += [f"{p} är ute" for p in fallen]
+    log += [Line(_("{player} is out"), player=p) for p in fallen]
     out_in_deal = {**state.out_in_deal, **dict.fromkeys(fallen, number)}
     winner = active[0] if len(active) == 1 else None
     won = 0
@@ -202,7 +209,7 @@ def _deal(state: State, cards: dict[str, int]) -> State:
         if unit and pot:
             transfers.append(Transfer(POT, winner, pot * unit))
         capitals[winner] += pot
-        log.append(f"{winner} vinner potten ({pot})")
+        log.append(Line(_("{player} wins the pot ({units})"), player=winner, units=pot))
         pot = 0
     row = DealRow(number, state.dealer, dict(cards), paid, dict(capitals), pot, fallen)
     state = replace(
@@ -221,7 +228,9 @@ def _deal(state: State, cards: dict[str, int]) -> State:
     if winner is not None:
         return _finish(state, winner)
     dealer = next_in(state.players, state.dealer, active)  # whoever went out keeps capital
-    return replace(state, dealer=dealer, log=(*state.log, f"Ny giv: {dealer} ger"))
+    return replace(
+        state, dealer=dealer, log=(*state.log, Line(_("New deal: {dealer} deals"), dealer=dealer))
+    )
 
 
 def _finish(state: State, winner: str) -> State:

@@ -52,10 +52,10 @@ from engine.base import (
     may,
     seat_players,
 )
-from engine.errors import IllegalEvent, _
+from engine.errors import IllegalEvent, Line, _
 
 KEY = "tvamanswhist"
-NAMES = {"sv": "Tvåmanswhist", "en": "Two-handed whist"}
+NAME = _("Two-handed whist")
 MIN_PLAYERS = 2
 MAX_PLAYERS = 2
 
@@ -77,28 +77,16 @@ class Rules:
     deals_to_win: int = 3  # TW1: first to win this many deals wins the match (0: no target)
     points_to_win: int = 0  # or first to this many counted tricks/points (0: no target)
 
-    LABELS = {
-        "counting": {"sv": "Räkning", "en": "Counting"},
-        "deals_to_win": {
-            "sv": "Vunna givar för att vinna matchen (0: inget mål)",
-            "en": "Deals won to win the match (0: no target)",
-        },
-        "points_to_win": {
-            "sv": "Stick eller poäng för att vinna matchen (0: inget mål)",
-            "en": "Tricks or points to win the match (0: no target)",
-        },
+    LABELS: ClassVar[dict[str, str]] = {
+        "counting": _("Counting"),
+        "deals_to_win": _("Deals won to win the match (0: no target)"),
+        "points_to_win": _("Tricks or points to win the match (0: no target)"),
     }
-    CHOICE_LABELS = {
+    CHOICE_LABELS: ClassVar[dict[str, dict[str, str]]] = {
         "counting": {
-            "13": {"sv": "De sista 13 sticken räknas", "en": "The last 13 tricks count"},
-            "26": {
-                "sv": "Alla 26 stick räknas, sista sticket avgör vid 13–13",
-                "en": "All 26 tricks count, the last trick decides at 13–13",
-            },
-            "points": {
-                "sv": "1 poäng per stick i första halvan, 2 i andra",
-                "en": "1 point per trick in the first half, 2 in the second",
-            },
+            "13": _("The last 13 tricks count"),
+            "26": _("All 26 tricks count, the last trick decides at 13–13"),
+            "points": _("1 point per trick in the first half, 2 in the second"),
         },
     }
 
@@ -134,14 +122,14 @@ class State:
     finished: bool = False
     standings: tuple[Standing, ...] = ()
     expected: tuple[str, ...] = ("deal",)
-    log: tuple[str, ...] = ()
+    log: tuple[Line, ...] = ()
     league_details: dict[str, dict[str, int]] = field(default_factory=dict)
 
 
 def new_game(
     players: Sequence[str], rules: Rules = Rules(), first_dealer: str | None = None
 ) -> State:
-    players, dealer = seat_players(players, "Tvåmanswhist", MIN_PLAYERS, MAX_PLAYERS, first_dealer)
+    players, dealer = seat_players(players, NAME, MIN_PLAYERS, MAX_PLAYERS, first_dealer)
     zero = dict.fromkeys(players, 0)
     return State(players=players, rules=rules, dealer=dealer, deals_won=zero, points=dict(zero))
 
@@ -149,7 +137,7 @@ def new_game(
 def apply(state: State, event: Mapping[str, Any]) -> State:
     if state.finished:
         raise IllegalEvent(_("the match is over; no more deals can be recorded"))
-    return dispatch(state, event, EVENTS, game="Tvåmanswhist")
+    return dispatch(state, event, EVENTS, game=NAME)
 
 
 def _other(state: State, player: str) -> str:
@@ -232,10 +220,16 @@ def _deal(state: State, event: Mapping[str, Any]) -> State:
     )
     deals_won = {p: n + (p == winner) for p, n in state.deals_won.items()}
     points = {p: n + counted[p] for p, n in state.points.items()}
-    unit = "poäng" if counting == "points" else "stick"
-    line = (
-        f"Giv {row.number}: {winner} vinner {counted[winner]}–{counted[_other(state, winner)]} "
-        f"{unit} · given {deals_won[a]}–{deals_won[b]}"
+    line = Line(
+        _("Deal {number}: {player} wins {won}–{lost} in points · deals won {first}–{second}")
+        if counting == "points"
+        else _("Deal {number}: {player} wins {won}–{lost} in tricks · deals won {first}–{second}"),
+        number=row.number,
+        player=winner,
+        won=counted[winner],
+        lost=counted[_other(state, winner)],
+        first=deals_won[a],
+        second=deals_won[b],
     )
     state = replace(
         state,
@@ -284,7 +278,9 @@ def _end(state: State, event: Mapping[str, Any]) -> State:
     a, b = state.players
     key = {p: (first[p], second[p]) for p in state.players}
     winner = None if key[a] == key[b] else (a if key[a] > key[b] else b)
-    state = replace(state, ended_by_hand=True, transfers=(), log=("Matchen avslutas",))
+    state = replace(
+        state, ended_by_hand=True, transfers=(), log=(Line(_("The match is ended here")),)
+    )
     return _finish(state, winner)
 
 
@@ -292,11 +288,11 @@ def _finish(state: State, winner: str | None) -> State:
     first, _second = _measures(state)
     if winner is None:
         standings = tuple(Standing(p, 1, first[p]) for p in state.players)
-        line = "Matchen slutar lika"
+        line = Line(_("The match ends in a tie"))
     else:
         loser = _other(state, winner)
         standings = (Standing(winner, 1, first[winner]), Standing(loser, 2, first[loser]))
-        line = f"{winner} vinner matchen"
+        line = Line(_("{player} wins the match"), player=winner)
     return replace(
         state,
         finished=True,

@@ -66,10 +66,10 @@ from engine.base import (
     ranked,
     seat_players,
 )
-from engine.errors import IllegalEvent, _
+from engine.errors import IllegalEvent, Line, _, listed
 
 KEY = "vandatta"
-NAMES = {"sv": "Vändåtta", "en": "Crazy eights"}
+NAME = _("Crazy eights")
 MIN_PLAYERS = 2
 MAX_PLAYERS = 8
 IDLE = ("out", "deal")
@@ -102,8 +102,8 @@ class Rules:
     elimination: bool = False  # at −100 a player is out; the last one left wins (V2, V3)
 
     LABELS = {
-        "face_value": {"sv": "Nummerkort efter valör", "en": "Number cards at face value"},
-        "elimination": {"sv": "Utslagning vid −100", "en": "Eliminated at −100"},
+        "face_value": _("Number cards at face value"),
+        "elimination": _("Eliminated at −100"),
     }
 
 
@@ -139,7 +139,7 @@ class State:
     finished: bool = False
     standings: tuple[Standing, ...] = ()
     expected: tuple[str, ...] = IDLE
-    log: tuple[str, ...] = ()
+    log: tuple[Line, ...] = ()
 
 
 # --- calculators -----------------------------------------------------------------------------
@@ -208,7 +208,7 @@ def hand_penalties(decks: int, face_value: bool = False) -> frozenset[int]:
 def new_game(
     players: Sequence[str], rules: Rules = Rules(), first_dealer: str | None = None
 ) -> State:
-    players, dealer = seat_players(players, "Vändåtta", MIN_PLAYERS, MAX_PLAYERS, first_dealer)
+    players, dealer = seat_players(players, NAME, MIN_PLAYERS, MAX_PLAYERS, first_dealer)
     return State(
         players=players,
         rules=rules,
@@ -222,7 +222,7 @@ def new_game(
 def apply(state: State, event: Mapping[str, Any]) -> State:
     if state.finished:
         raise IllegalEvent(_("the game is over; no more deals can be recorded"))
-    return dispatch(replace(state, transfers=(), log=()), event, EVENTS, game="Vändåtta")
+    return dispatch(replace(state, transfers=(), log=()), event, EVENTS, game=NAME)
 
 
 def _maps(state: State, event: Mapping[str, Any]) -> dict[str, dict[str, int]]:
@@ -266,7 +266,9 @@ def _deal(state: State, event: Mapping[str, Any]) -> State:
 
 def _out(state: State, event: Mapping[str, Any]) -> State:
     winner = _check_winner(state, event["player"])
-    state = replace(state, pending_winner=winner, log=(f"{winner} går ut",))
+    state = replace(
+        state, pending_winner=winner, log=(Line(_("{player} goes out"), player=winner),)
+    )
     return _next_hand(state)
 
 
@@ -290,7 +292,8 @@ def _one_hand(state: State, event: Mapping[str, Any]) -> State:
     counted = _add_up(state, player, state.pending_counts, counts)
     pending = {**state.pending, player: points}
     if len(pending) < len(state.active) - 1:
-        state = replace(state, pending=pending, pending_counts=counted, log=(f"{player} {points}",))
+        line = Line(_("{player}: {points}"), player=player, points=points)
+        state = replace(state, pending=pending, pending_counts=counted, log=(line,))
         return _next_hand(state)
     penalties = {winner: 0, **pending}
     state = replace(state, pending_winner=None, pending={}, pending_counts={}, to_record=None)
@@ -458,15 +461,21 @@ def _score(state: State, winner: str, penalties: dict[str, int]) -> State:
         totals[player] += points
     in_deal = {p: totals[p] for p in state.active}
     fallen = tuple(p for p in state.active if totals[p] <= LIMIT)
-    log = [f"Giv {number}: {winner} går ut"]
-    log += [f"{p} {penalties[p]} = {totals[p]}" for p in state.active if p != winner]
+    log = [Line(_("Deal {number}: {player} goes out"), number=number, player=winner)]
+    log += [
+        Line(_("{player}: {points} = {total}"), player=p, points=penalties[p], total=totals[p])
+        for p in state.active
+        if p != winner
+    ]
     eliminated, active = state.eliminated, state.active
     out_in_deal = dict(state.out_in_deal)
     if state.rules.elimination and fallen:
         eliminated = (*eliminated, *fallen)
         active = tuple(p for p in active if p not in fallen)
         out_in_deal.update(dict.fromkeys(fallen, number))
-        log += [f"{p} utslagen ({totals[p]})" for p in fallen]
+        log += [
+            Line(_("{player} is eliminated ({total})"), player=p, total=totals[p]) for p in fallen
+        ]
     row = DealRow(
         number=number,
         dealer=state.dealer,
@@ -490,7 +499,9 @@ def _score(state: State, winner: str, penalties: dict[str, int]) -> State:
     if over:
         return _finish(state)
     dealer = next_in(state.players, state.dealer, active)  # the deal's winner is still in
-    return replace(state, dealer=dealer, log=(*state.log, f"Ny giv: {dealer} ger"))
+    return replace(
+        state, dealer=dealer, log=(*state.log, Line(_("New deal: {dealer} deals"), dealer=dealer))
+    )
 
 
 def _finish(state: State) -> State:
@@ -498,14 +509,22 @@ def _finish(state: State) -> State:
     last = len(state.sheet) + 1  # still in: ranked above everyone who went out
     standings = ranked(state.players, key=lambda p: (out_in.get(p, last), totals[p]), score=totals)
     winners = tuple(s.player for s in standings if s.placement == 1)
-    line = " och ".join(winners) + (" vinner" if len(winners) == 1 else " delar segern")
+    line = (
+        Line(_("{player} wins ({score})"), player=winners[0], score=totals[winners[0]])
+        if len(winners) == 1
+        else Line(
+            _("{players} share the win ({score})"),
+            players=listed(winners, last_and=True),
+            score=totals[winners[0]],
+        )
+    )
     return replace(
         state,
         finished=True,
         winners=winners,
         standings=standings,
         expected=(),
-        log=(*state.log, f"{line} ({totals[winners[0]]})"),
+        log=(*state.log, line),
     )
 
 

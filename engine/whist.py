@@ -89,10 +89,10 @@ from engine.base import (
     placements,
     seat_players,
 )
-from engine.errors import IllegalEvent, _
+from engine.errors import IllegalEvent, Line, Ore, _, listed
 
 KEY = "whist"
-NAMES = {"sv": "Whist", "en": "Whist"}
+NAME = _("Whist")
 MIN_PLAYERS = 4
 MAX_PLAYERS = 4
 
@@ -134,50 +134,35 @@ class Rules:
         "guerre_tie": ("total_then_tricks", "tricks_then_total", "shared"),
     }
     LABELS = {
-        "variant": {"sv": "Variant", "en": "Variant"},
-        "honours": {"sv": "Honnörer", "en": "Honours"},
-        "stake_ore": {"sv": "Insats per robbertpoäng", "en": "Stake per rubber point"},
-        "settlement": {"sv": "Betalning", "en": "Settlement"},
-        "game_values": {"sv": "Robbertpoäng per utgång", "en": "Rubber points per game"},
-        "game_stake_ore": {"sv": "Insats per utgång", "en": "Stake per game"},
-        "rubber_stake_ore": {"sv": "Insats per robbert", "en": "Stake per rubber"},
-        "guerre_tie": {"sv": "Lika vid 9 (à la guerre)", "en": "Tie at 9 (à la guerre)"},
-        "guerre_stake_ore": {
-            "sv": "Insats per parti (à la guerre)",
-            "en": "Stake per partie (à la guerre)",
-        },
+        "variant": _("Variant"),
+        "honours": _("Honours"),
+        "stake_ore": _("Stake per rubber point"),
+        "settlement": _("Settlement"),
+        "game_values": _("Rubber points per game"),
+        "game_stake_ore": _("Stake per game of the rubber"),
+        "rubber_stake_ore": _("Stake per rubber"),
+        "guerre_tie": _("Tie at 9 (à la guerre)"),
+        "guerre_stake_ore": _("Stake per partie (à la guerre)"),
     }
     CHOICE_LABELS = {
         "variant": {
-            "short": {"sv": "Kort whist, utgång på 5", "en": "Short whist, game at 5"},
-            "long": {"sv": "Lång whist, utgång på 10", "en": "Long whist, game at 10"},
-            "american": {"sv": "Amerikansk whist, utgång på 7", "en": "American whist, game at 7"},
-            "guerre": {"sv": "Whist à la guerre", "en": "Whist à la guerre"},
+            "short": _("Short whist, game at 5"),
+            "long": _("Long whist, game at 10"),
+            "american": _("American whist, game at 7"),
+            "guerre": _("Whist à la guerre"),
         },
         "settlement": {
-            "each": {
-                "sv": "Varje förlorare betalar skillnaden",
-                "en": "Each loser pays the difference",
-            },
-            "pair": {
-                "sv": "Paret betalar en gång, hälften var",
-                "en": "The pair pays once, half each",
-            },
+            "each": _("Each loser pays the difference"),
+            "pair": _("The pair pays once, half each"),
         },
         "game_values": {
-            "half": {"sv": "Dubbel under halva utgången", "en": "Double below half the game"},
-            "literal": {"sv": "Dubbel vid 1–2, enkel från 3", "en": "Double at 1–2, single from 3"},
+            "half": _("Double below half the game"),
+            "literal": _("Double at 1–2, single from 3"),
         },
         "guerre_tie": {
-            "total_then_tricks": {
-                "sv": "Högst poäng, sedan flest stick",
-                "en": "Higher total, then more tricks",
-            },
-            "tricks_then_total": {
-                "sv": "Flest stick, sedan högst poäng",
-                "en": "More tricks, then higher total",
-            },
-            "shared": {"sv": "Delad seger", "en": "Shared win"},
+            "total_then_tricks": _("Higher total, then more tricks"),
+            "tricks_then_total": _("More tricks, then higher total"),
+            "shared": _("Shared win"),
         },
     }
 
@@ -263,7 +248,7 @@ class State:
     finished: bool = False
     standings: tuple[Standing, ...] = ()
     expected: tuple[str, ...] = ("deal",)
-    log: tuple[str, ...] = ()
+    log: tuple[Line, ...] = ()
     league_details: dict[str, dict[str, int]] = field(default_factory=dict)
 
     @property
@@ -409,15 +394,19 @@ def new_game(
 def apply(state: State, event: Mapping[str, Any]) -> State:
     if state.finished:
         raise IllegalEvent(_("the evening is over; no more deals can be recorded"))
-    return dispatch(state, event, EVENTS, game="Whist")
+    return dispatch(state, event, EVENTS, game=NAME)
 
 
 def side_label(state: State, side: int) -> str:
     return " & ".join(state.sides[side])
 
 
-def _kr(ore: int) -> str:
-    return f"{ore // 100},{ore % 100:02d} kr"
+def _side(state: State, side: int) -> object:
+    """A side in a log line: its player à la guerre, else the pair as a Line."""
+    players = state.sides[side]
+    if len(players) == 1:
+        return players[0]
+    return Line(_("{player} & {partner}"), player=players[0], partner=players[1])
 
 
 # --- reading a deal ----------------------------------------------------------------------------
@@ -627,29 +616,40 @@ def _play_deal(state: State, event: Mapping[str, Any]) -> State:
     )
     if over:
         state = _close_rubber(state, row)
-    state = replace(state, log=(*state.log, f"Ny giv: {dealer} ger"))
+    state = replace(state, log=(*state.log, Line(_("New deal: {player} deals"), player=dealer)))
     return _with_expected(state)
 
 
-def _deal_log(state: State, row: DealRow) -> list[str]:
+def _deal_log(state: State, row: DealRow) -> list[Line]:
     """One line per side that scored or held honours, then the game or the score."""
     lines = []
     for side, points in enumerate(row.points):
         tricks = trick_points(row.tricks[side], state.rules.variant)
         held = row.honours[side]
-        parts = [f"{row.tricks[side]} stick +{tricks}"] if tricks else []
+        parts = []
+        if tricks:
+            parts.append(
+                Line(_("{tricks} tricks +{points}"), tricks=row.tricks[side], points=tricks)
+            )
         if held and row.honours_void:
-            parts.append(f"honnörer {held} räknas inte")
+            parts.append(Line(_("honours {held} do not count"), held=held))
         elif held and points - tricks < honour_points(held, state.rules.variant):
-            parts.append(f"honnörer {held} utan trick: stannar på {row.scores[side]}")
+            parts.append(
+                Line(
+                    _("honours {held} without a trick: stays at {score}"),
+                    held=held,
+                    score=row.scores[side],
+                )
+            )
         elif held:
-            parts.append(f"honnörer {held} +{points - tricks}")
+            parts.append(Line(_("honours {held} +{points}"), held=held, points=points - tricks))
         if side in row.game and state.rules.partnership:
-            parts.append(f"utgång, {row.game_value} robbertpoäng")
+            parts.append(Line(_("game, {value} rubber points"), value=row.game_value))
         if parts:
-            lines.append(f"{side_label(state, side)}: {', '.join(parts)}")
+            lines.append(Line(_("{side}: {parts}"), side=_side(state, side), parts=listed(parts)))
     if not row.game:
-        lines.append("Ställning " + "–".join(str(s) for s in row.scores))
+        scores = "–".join(str(s) for s in row.scores)
+        lines.append(Line(_("Score {scores}"), scores=scores))
     return lines
 
 
@@ -673,7 +673,7 @@ def _close_rubber(state: State, row: DealRow) -> State:
         for player in state.players:
             points[player] += difference if state.teams[player] == side else -difference
         score = "–".join(str(p) for p in (state.rubber_points[side], state.rubber_points[other]))
-        line = f"{side_label(state, side)} vinner robbern {score}"
+        line = Line(_("{side} win the rubber {score}"), side=_side(state, side), score=score)
     else:
         difference = 0
         transfers = tuple(
@@ -684,12 +684,23 @@ def _close_rubber(state: State, row: DealRow) -> State:
         )
         for seat in winners:
             points[state.sides[seat][0]] += 1
-        line = " och ".join(side_label(state, s) for s in winners) + " vinner partiet"
+        line = Line(
+            _("{sides} win the partie") if len(winners) > 1 else _("{sides} wins the partie"),
+            sides=listed((_side(state, s) for s in winners), last_and=True),
+        )
     for seat in winners:
         for player in state.sides[seat]:
             won[player] += 1
     nets = {k: v for k, v in net_by_account(transfers).items() if v}
-    paid = [f"{t.payer} betalar {t.payee} {_kr(t.amount_ore)}" for t in transfers]
+    paid = [
+        Line(
+            _("{payer} pays {payee} {amount}"),
+            payer=t.payer,
+            payee=t.payee,
+            amount=Ore(t.amount_ore),
+        )
+        for t in transfers
+    ]
     record = RubberRow(
         number=state.rubber,
         winners=winners,
@@ -739,9 +750,12 @@ def _end_evening(state: State, event: Mapping[str, Any]) -> State:
         raise IllegalEvent(
             _("no rubber is finished yet: play one to the end, or let an admin void the game")
         )
-    line = "Kvällen slut"
+    line = Line(_("Evening over"))
     if state.deals:
-        line += f"; robbern som pågick ({len(state.deals)} givar) räknas inte"
+        line = Line(
+            _("Evening over; the rubber in progress does not count (deals: {deals})"),
+            deals=len(state.deals),
+        )
     return replace(
         state,
         transfers=(),

@@ -8,9 +8,11 @@ class ScoringConfig(AppConfig):
 
     def ready(self) -> None:
         from club import ledger
-        from scoring import audit
+        from scoring import audit, messages
 
         # check_ledger verifies that the books hold what the games say (club never imports us).
         ledger.register_check(audit.check_game_money)
         # …and that the events are still what the audit chain recorded.
         ledger.register_check(audit.check_game_events)
+        # The memos of game money, in the reader's language from the events' lines.
+        ledger.register_describer(messages.describe_game_money)

@@ -3,8 +3,8 @@
 Rules options are built from the engine's ``Rules`` dataclass: a bool is a checkbox, an int a
 number, an öre amount (a field named ``*_ore``) a kronor field, a field with a fixed set of
 values (a ``Literal`` or a tuple of choices in ``Rules.CHOICES``) a select; labels come from
-``Rules.LABELS`` ({field: {"sv": …, "en": …}}) and ``Rules.CHOICE_LABELS`` ({field: {value:
-{"sv": …, "en": …}}}) where the engine gives them. The club's defaults
+``Rules.LABELS`` ({field: label}) and ``Rules.CHOICE_LABELS`` ({field: {value: label}}), English
+texts the engine marks for translation, read through gettext. The club's defaults
 are the options of its last game of the same kind: a club sets its house rules once.
 """
 
@@ -16,6 +16,7 @@ import uuid
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from club.forms import submission_field
@@ -42,18 +43,17 @@ def _choices(rules_class, field: dataclasses.Field) -> tuple:
     return typing.get_args(hint) if typing.get_origin(hint) is typing.Literal else ()
 
 
-def _label(rules_class, name: str, language: str) -> str:
-    """``Rules.LABELS[name][language]`` when the engine names the option, else its field name."""
-    labels = getattr(rules_class, "LABELS", {}).get(name) or {}
-    if labels:
-        return labels.get(language, labels.get("sv", name))
-    return name.removesuffix("_ore").replace("_", " ").capitalize()
+def _label(rules_class, name: str) -> str:
+    """``Rules.LABELS[name]`` (an English label the engine marked for translation) in the
+    reader's language; an option without one reads as its field name."""
+    label = getattr(rules_class, "LABELS", {}).get(name)
+    return gettext(label) if label else name.removesuffix("_ore").replace("_", " ").capitalize()
 
 
-def _choice_labels(rules_class, name: str, language: str) -> dict:
-    """``Rules.CHOICE_LABELS[name][value][language]``: how a fixed value reads on the form."""
+def _choice_labels(rules_class, name: str) -> dict:
+    """``Rules.CHOICE_LABELS[name][value]`` in the reader's language: how a value reads."""
     by_value = getattr(rules_class, "CHOICE_LABELS", {}).get(name) or {}
-    return {value: names.get(language, names.get("sv", value)) for value, names in by_value.items()}
+    return {value: gettext(label) for value, label in by_value.items()}
 
 
 def _field_for(
@@ -114,9 +114,7 @@ class StartGameForm(forms.Form):
     # finds it, see recording.start_game). Optional: a post without it starts a game as before.
     submission = submission_field(required=False)
 
-    def __init__(
-        self, *args, club=None, rules_class=None, club_rules=None, language="sv", **kwargs
-    ):
+    def __init__(self, *args, club=None, rules_class=None, club_rules=None, **kwargs):
         super().__init__(*args, **kwargs)
         if not self.is_bound:
             self.initial.setdefault("submission", uuid.uuid4().hex)
@@ -130,8 +128,8 @@ class StartGameForm(forms.Form):
                     field,
                     default,
                     _choices(rules_class, field),
-                    _label(rules_class, field.name, language),
-                    _choice_labels(rules_class, field.name, language),
+                    _label(rules_class, field.name),
+                    _choice_labels(rules_class, field.name),
                 )
                 if form_field is not None:
                     # The club's own choice (the options of its last game of this kind).

@@ -122,8 +122,12 @@ class Event(models.Model):
     seq = models.PositiveIntegerField()
     type = models.CharField(max_length=30)
     payload = models.JSONField(default=dict, blank=True)
-    # What the event did, in words, as the engine logged it when it was recorded.
+    # What the event did, in words, as the engine logged it when it was recorded (English).
     summary = models.CharField(max_length=300, blank=True)
+    # The same as the engine's lines — message ids and parameters (``engine.errors.Line``), so
+    # the history is rendered in the reader's language with the players' names
+    # (``scoring.messages.render_lines``).
+    lines = models.JSONField(default=list, blank=True)
     recorded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+"
     )

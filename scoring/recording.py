@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import re
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -47,17 +46,10 @@ from club.models import Account, AccountKind, AuditRecord, Club, Member, Source,
 from engine import registry
 from engine.base import net_by_account
 from engine.errors import EngineError
-from scoring.messages import engine_message
+from scoring.messages import engine_message, lines_of, render_lines, sentence, undo_line
 from scoring.models import Event, Game, GameStatus, Seat
 
 UNDO = "undo"
-_SEAT_KEY = re.compile(r"\bs(\d+)\b")
-
-
-def with_names(text: str, seats) -> str:
-    """The engine speaks of seats ("s2 knackar"); people read names ("Bo knackar")."""
-    by_position = {seat.position: seat.name for seat in seats}
-    return _SEAT_KEY.sub(lambda m: by_position.get(int(m.group(1)), m.group(0)), text)
 
 
 class EventRefused(ValidationError):
@@ -95,7 +87,7 @@ def rules_for(game_key: str, options: dict) -> Any:
     try:
         return module.Rules(**options)
     except EngineError as error:  # e.g. a stake above the engine's bound, in the user's language
-        raise EventRefused(engine_message(error), code="rules") from None
+        raise EventRefused(sentence(engine_message(error, sentence=False)), code="rules") from None
     except (TypeError, ValueError) as error:
         raise EventRefused(str(error), code="rules") from None
 
@@ -126,7 +118,7 @@ def start_game(
     if not info.min_players <= len(players) <= info.max_players:
         raise EventRefused(
             _("%(game)s is for %(lo)s–%(hi)s players.")
-            % {"game": info.name(), "lo": info.min_players, "hi": info.max_players},
+            % {"game": _(info.name), "lo": info.min_players, "hi": info.max_players},
             code="players",
         )
     members = [p for p in players if isinstance(p, Member)]
@@ -141,7 +133,7 @@ def start_game(
         # once would each start from the same amount and pay out the same money.
         raise EventRefused(
             _("A %(game)s game is already open: its pot can be at one table only. Finish it first.")
-            % {"game": info.name()},
+            % {"game": _(info.name)},
             code="pot_in_use",
         )
     try:
@@ -204,7 +196,7 @@ def _new_state(game: Game) -> Any:
     try:
         return module.new_game(players, rules_for(game.game_key, game.rules), **game.setup)
     except EngineError as error:
-        raise EventRefused(engine_message(error), code="illegal") from None
+        raise EventRefused(engine_message(error, sentence=False), code="illegal") from None
 
 
 def _replay(game: Game, events: Sequence[Event]) -> Any:
@@ -300,13 +292,14 @@ def append_event(
         try:
             new_state = module.apply(state, {**payload, "type": event_type})
         except EngineError as error:
-            raise EventRefused(engine_message(error), code="illegal") from None
+            raise EventRefused(engine_message(error, sentence=False), code="illegal") from None
         event = Event.objects.create(
             game=game,
             seq=game.seq + 1,
             type=event_type,
             payload=payload,
             summary=" · ".join(getattr(new_state, "log", ()))[:300],
+            lines=lines_of(new_state),
             recorded_by=by,
             created_at=at or now,
             idempotency_key=idempotency_key,
@@ -433,13 +426,13 @@ def _accounts_for(game: Game, keys: set[str]) -> dict[str, Account]:
             )
         elif key == "pot":
             accounts[key] = ledger.pot_account(
-                game.club, ledger_key, _("Pot: %(game)s") % {"game": info.name()}
+                game.club, ledger_key, _("Pot: %(game)s") % {"game": _(info.name)}
             )
         else:
             accounts[key] = ledger.bet_account(
                 game.club,
                 ledger_key,
-                _("Bet %(n)s: %(game)s") % {"n": key[4:], "game": info.name()},
+                _("Bet %(n)s: %(game)s") % {"n": key[4:], "game": _(info.name)},
             )
     return accounts
 
@@ -458,10 +451,14 @@ def _post_money(game: Game, event: Event, transfers, by: User | None):
     if not legs:
         return None
     info = registry.get(game.game_key)
-    what = with_names(event.summary or event.type, game.seats.select_related("member"))
-    memo = f"{info.name()} #{game.pk}: {what}"[:200]
+    names = {seat.key: seat.name for seat in game.seats.select_related("member")}
+    what = render_lines(event.lines, names) or event.type
+    memo = f"{_(info.name)} #{game.pk}: {what}"[:200]
     ref = f"{game.ref}:event:{event.seq}"
-    return ledger.post(game.club, legs, memo, Source.GAME, by, key=ref, ref=ref)
+    # Booked on the day the event happened at the table (an evening recorded afterwards, such
+    # as the demo's, keeps its dates on the statements).
+    booked_on = timezone.localdate(event.created_at)
+    return ledger.post(game.club, legs, memo, Source.GAME, by, date=booked_on, key=ref, ref=ref)
 
 
 def carried_on(game: Game) -> bool:
@@ -517,7 +514,8 @@ def undo_last(
             seq=game.seq + 1,
             type=UNDO,
             payload={"undoes": target.seq},
-            summary=_("Undid: %(what)s") % {"what": target.summary or target.type},
+            summary=f"Undid: {target.summary or target.type}"[:300],
+            lines=[undo_line(target)],
             recorded_by=by,
             idempotency_key=idempotency_key,
         )

@@ -18,7 +18,6 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template import TemplateDoesNotExist
 from django.template.loader import select_template
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
@@ -26,12 +25,13 @@ from club import ledger
 from club.access import club_view
 from club.models import Account, Role
 from core import inputs
+from core.i18n import language
 from engine import registry
 from scoring import calculators as calc
-from scoring import games, recording
+from scoring import games, history, recording
 from scoring.forms import StartGameForm, VoidForm
+from scoring.messages import event_text, sentence, with_names
 from scoring.models import Game, GameStatus
-from scoring.recording import with_names
 
 MAX_SEQ = 2**31 - 1  # Event.seq and Game.seq are PositiveIntegerFields
 MAX_TYPE = 30  # Event.type
@@ -46,19 +46,19 @@ def play(request: HttpRequest) -> HttpResponse:
         .prefetch_related("seats__member")
     )
     for game in open_games:
-        game.display_name = registry.display_name(game.game_key, _lang())
+        game.display_name = _(registry.display_name(game.game_key))
     return render(
         request,
         "scoring/play.html",
         {
-            "games": [(info, info.name(_lang())) for info in registry.all_games()],
+            "games": [(info, _(info.name)) for info in registry.all_games()],
             "open_games": open_games,
         },
     )
 
 
 def _lang() -> str:
-    return (get_language() or "sv")[:2]
+    return language()
 
 
 def _setup_for(
@@ -93,7 +93,6 @@ def game_start(request: HttpRequest, game_key: str) -> HttpResponse:
         club=request.club,
         rules_class=info.module.Rules,
         club_rules=last,
-        language=_lang(),
     )
     if request.method == "POST" and form.is_valid():
         seated = form.cleaned_data["seated"]
@@ -137,17 +136,18 @@ def _pad_context(request: HttpRequest, game: Game, **extra) -> dict:
     seats = list(game.seats.all())
     state, _nets = recording.current_state(game)
     history = list(game.events.order_by("-seq").select_related("recorded_by")[:200])
+    names = games.names_of(seats)
     for event in history:
-        event.display = with_names(event.summary or event.type, seats)
+        event.display = event_text(event, names)
     undo_what = _undo_what(history)
     if extra.get("error"):
-        extra["error"] = with_names(extra["error"], seats)
+        extra["error"] = sentence(with_names(str(extra["error"]), names))
     if extra.get("stale"):
-        extra["stale"] = [with_names(line, seats) for line in extra["stale"]]
+        extra["stale"] = [event_text(event, names) for event in extra["stale"]]
     return {
         "game": game,
         "info": info,
-        "game_name": info.name(_lang()),
+        "game_name": _(info.name),
         "seats": seats,
         "names": games.names_of(seats),
         "state": state,
@@ -231,8 +231,7 @@ def game_event(request: HttpRequest, game_id: int) -> HttpResponse:
         )
     except recording.StaleGame as stale:
         game.refresh_from_db()
-        missed = [event.summary or event.type for event in stale.missed]
-        return _render_pad(request, game, status=409, stale=missed)
+        return _render_pad(request, game, status=409, stale=stale.missed)
     except ValidationError as error:
         game.refresh_from_db()
         return _render_pad(request, game, status=422, error=" ".join(error.messages))
@@ -263,10 +262,11 @@ def game_void(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_safe
 @club_view()
 def game_list(request: HttpRequest) -> HttpResponse:
-    games = list(Game.objects.for_club(request.club).prefetch_related("seats__member")[:100])
-    for game in games:
-        game.display_name = registry.display_name(game.game_key, _lang())
-    return render(request, "scoring/game_list.html", {"games": games})
+    form = history.HistoryFilter(request.GET, club=request.club)
+    filters = form.values()
+    page, rows = history.history_page(request.club, filters)
+    context = {"form": form, "page": page, "rows": rows, "query": history.query_of(filters)}
+    return render(request, "scoring/game_list.html", context)
 
 
 @require_safe
@@ -289,7 +289,7 @@ def game_help(request: HttpRequest, game_key: str) -> HttpResponse:
         template.render(
             {
                 "game_key": game_key,
-                "game_name": registry.display_name(game_key, language),
+                "game_name": _(registry.display_name(game_key)),
                 "info": info,
             },
             request,

@@ -7,6 +7,11 @@ cd "$(dirname "$0")/.."
 # shellcheck source=scripts/lib.sh
 . scripts/lib.sh
 
+# WeasyPrint (the PDF statements) draws text with Pango; fonts-dejavu-core gives it å, ä, ö and −.
+if ! ldconfig -p | grep -q 'libpangoft2-1.0.so.0' || ! fc-list 2>/dev/null | grep -qi dejavu; then
+  apt_install libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fontconfig fonts-dejavu-core
+fi
+
 python=$(find_python)
 if [ -x .venv/bin/python ] && ! .venv/bin/python -c 'import sys; sys.exit(sys.version_info < (3, 12))'; then
   say "the existing .venv is older than Python 3.12: rebuilding it"

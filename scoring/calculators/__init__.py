@@ -16,8 +16,7 @@ from dataclasses import dataclass
 from importlib import import_module
 from types import ModuleType
 
-from django.utils.translation import get_language
-
+from core.i18n import language
 from engine.cards import FULL_DECK, Suit
 
 
@@ -41,7 +40,7 @@ def links() -> list[tuple[str, str]]:
 
 
 def lang() -> str:
-    return (get_language() or "sv")[:2]
+    return language()
 
 
 @dataclass(frozen=True)

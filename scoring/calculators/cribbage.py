@@ -17,8 +17,8 @@ from django.views.decorators.http import require_safe
 from engine import cribbage
 from engine.cards import FULL_DECK, Card, parse_card, parse_cards, require_distinct
 from engine.errors import EngineError
-from scoring.calculators import card_grid, lang
-from scoring.messages import engine_message
+from scoring.calculators import card_grid
+from scoring.messages import engine_message, render_line
 
 
 def _cards(request: HttpRequest, field: str = "cards") -> list[Card]:
@@ -41,7 +41,8 @@ def cribbage_hand(request: HttpRequest) -> HttpResponse:
             context["error"] = engine_message(error)
         else:
             context["breakdown"] = breakdown
-            context["said"] = cribbage.say(breakdown, lang())
+            context["said"] = render_line(cribbage.say(breakdown).as_json(), {})
+            context["items"] = _items(breakdown)
             context["shown"] = [c.pretty for c in hand] + [starter.pretty]
             selected = {str(c) for c in hand}
     context["grid"] = card_grid(selected)
@@ -50,6 +51,18 @@ def cribbage_hand(request: HttpRequest) -> HttpResponse:
     if request.htmx and request.GET:
         template += "#result"
     return render(request, template, context)
+
+
+def _items(breakdown: cribbage.Breakdown) -> list[dict]:
+    """Each scoring combination: its kind in the reader's language, its cards, its points."""
+    return [
+        {
+            "kind": _(cribbage.KIND_WORDS[item.kind]),
+            "cards": item.cards,
+            "points": item.points,
+        }
+        for item in breakdown.items
+    ]
 
 
 def _hand_and_starter(request: HttpRequest) -> tuple[list[Card], Card]:

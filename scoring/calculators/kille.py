@@ -23,7 +23,7 @@ from engine import kille
 from engine.base import POT
 from engine.errors import EngineError
 from scoring.games.kille import KILLE_CARDS
-from scoring.messages import engine_message
+from scoring.messages import engine_message, sentence
 
 SEATS = 6
 FOLDED = "fold"
@@ -116,10 +116,14 @@ def kille_showing(request: HttpRequest) -> HttpResponse:
             settlement, players = _settle(request)
         except (EngineError, ValidationError) as error:
             messages = (
-                error.messages if isinstance(error, ValidationError) else [engine_message(error)]
+                error.messages
+                if isinstance(error, ValidationError)
+                else [engine_message(error, sentence=False)]
             )
             # The engine names seats by key ("'p3'"); people read "Player 3".
-            context["error"] = _SEAT_KEY.sub(lambda m: _seat_name(m[1]), " ".join(messages))
+            context["error"] = sentence(
+                _SEAT_KEY.sub(lambda m: _seat_name(m[1]), " ".join(messages))
+            )
         else:
             context["settlement"] = settlement
             context["winner"] = _seat_name(settlement.winner)

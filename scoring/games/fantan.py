@@ -7,6 +7,15 @@ from engine import fantan
 from scoring.games import Pad, names_of, register, short_names
 
 
+def pot_on_table(state: fantan.State) -> int:
+    """Chips in the pot as the table sees it: everyone's ante and the passes until the pot is
+    won. The engine books the antes only when the pot is settled (``state.pot_chips`` holds the
+    passes alone), but they lie in the pot from the start of the deal."""
+    if state.out and state.phase != "count":
+        return 0  # settled when the cards left were counted
+    return len(state.players) + state.pot_chips
+
+
 def pad_context(game, state: fantan.State, seats: list) -> dict:
     names = names_of(seats)
     short = short_names(names)
@@ -52,8 +61,8 @@ def pad_context(game, state: fantan.State, seats: list) -> dict:
             "dealer": names.get(state.dealer, state.dealer),
             "free": rules.variant == "free",
             "chip_ore": rules.chip_ore,
-            "pot_chips": state.pot_chips,
-            "pot_ore": state.pot_chips * rules.chip_ore,
+            "pot_chips": pot_on_table(state),
+            "pot_ore": pot_on_table(state) * rules.chip_ore,
             "sheet": sheet,
         }
     }

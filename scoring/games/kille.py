@@ -13,7 +13,7 @@ from engine.base import clockwise
 from engine.cards import KilleRank
 from engine.kille import State
 from scoring.games import Pad, names_of, register
-from scoring.recording import with_names
+from scoring.messages import render_log
 
 # Short faces for the card grid (7 columns on a phone); the full name goes in the label.
 _SHORT = {
@@ -106,7 +106,7 @@ def pad_context(game, state: State, seats: list) -> dict:
                 ", ".join(f"{names[p]} {c}" for p, c in trick.plays) + f" → {names[trick.winner]}"
                 for trick in state.tricks
             ],
-            "last": [with_names(line, seats) for line in state.log],
+            "last": render_log(state.log, names),
             "deals": deals,
             "standings": standings,
             "can_end": "end_evening" in state.expected,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine.kille_elimination import State
 from scoring.games import Pad, names_of, register
 from scoring.games.kille import KILLE_CARDS
-from scoring.recording import with_names
+from scoring.messages import render_log
 
 
 def _actions(state: State, key: str, still_in: bool) -> list[str]:
@@ -58,7 +58,7 @@ def pad_context(game, state: State, seats: list) -> dict:
             "to_act_name": names.get(state.to_act or "", ""),
             "declarer_name": names.get(state.declarer or "", ""),
             "winner_name": names.get(state.winner or "", ""),
-            "last": [with_names(line, seats) for line in state.log],
+            "last": render_log(state.log, names),
             "deals": deals,
             "standings": [
                 {"name": names[s.player], "placement": s.placement, "score": s.score}

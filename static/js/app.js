@@ -46,3 +46,41 @@ function setUpServiceWorker() {
 }
 
 document.addEventListener("DOMContentLoaded", setUpServiceWorker);
+
+// Share buttons (templates/_share.html): the phone's share sheet where there is one, else copy
+// the field to the clipboard and say "Copied", else select the field for copying by hand.
+// Delegated from the document, so buttons swapped in by htmx (a pad that just finished) work.
+document.documentElement.classList.add("js");
+
+async function share(button) {
+  const box = button.closest(".share");
+  const field = box.querySelector("[data-share-field]");
+  const status = box.querySelector(".share-status");
+  const data = {};
+  for (const name of ["title", "text", "url"]) {
+    const value = button.dataset["share" + name[0].toUpperCase() + name.slice(1)];
+    if (value) data[name] = value;
+  }
+  if (navigator.share && (!navigator.canShare || navigator.canShare(data))) {
+    try {
+      await navigator.share(data);
+      return;
+    } catch (error) {
+      if (error.name === "AbortError") return; // the reader closed the share sheet
+    }
+  }
+  status.textContent = "";
+  try {
+    await navigator.clipboard.writeText(field.value);
+    status.textContent = button.dataset.copied;
+  } catch {
+    field.focus();
+    field.select();
+    status.textContent = button.dataset.copyByHand;
+  }
+}
+
+document.addEventListener("click", (event) => {
+  const button = event.target.closest("button[data-share]");
+  if (button) share(button);
+});

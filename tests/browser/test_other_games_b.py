@@ -131,10 +131,12 @@ def test_a_deal_of_fan_tan_for_chips(page, live_server, output_dir, table):
     players = [scorer, *others]
     game = recording.start_game(club, "fantan", players, scorer.user, rules={"chip_ore": 100})
     open_pad(page, live_server, game, scorer.user.username, PASSWORD)
+    # The pot holds the four antes and each pass (issue 15: it showed the passes only).
+    expect(page.get_by_test_id("ft-pot")).to_contain_text("Pott 4 ")
     page.get_by_test_id("pass-s1").click()
-    expect(page.get_by_test_id("ft-pot")).to_contain_text("1")
+    expect(page.get_by_test_id("ft-pot")).to_contain_text("Pott 5 ")
     page.get_by_test_id("pass-s3").click()
-    expect(page.get_by_test_id("ft-pot")).to_contain_text("2")
+    expect(page.get_by_test_id("ft-pot")).to_contain_text("Pott 6 ")
     assert_fits_the_phone(page)
     assert small_tap_targets(page) == []
     page.screenshot(path=output_dir / "fantan-passes.png", full_page=True)

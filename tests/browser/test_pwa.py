@@ -90,6 +90,7 @@ def test_logging_out_forgets_the_cached_pads(page, live_server, game):
     open_pad(page, live_server, game, game.created_by.username, PASSWORD)
     page.evaluate("navigator.serviceWorker.ready")
     wait_for_cached_seq(page, 0)
+    page.get_by_role("link", name="Klubbar").click()  # logging out is on the club list
     page.get_by_role("button", name="Logga ut").click()
     page.wait_for_url("**/")
     for _ in range(50):

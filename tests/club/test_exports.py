@@ -1,4 +1,5 @@
-"""Exports: CSV files in the UI's language, season statements built by a task with progress."""
+"""Exports: CSV files in the UI's language, season statements (printable or PDF) built by a task
+with progress."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import time_machine
 from django.conf import settings
 from django.urls import reverse
 from django.utils import timezone
+from pypdf import PdfReader
 
 from club import exports, ledger
 from club.models import AccountKind, ExportJob, Season, Source
@@ -392,3 +394,84 @@ def test_a_failed_or_old_job_is_never_reused(club, books, season):
         later, new = exports.request_season_statement(club, season, None, None, "sv")
     assert new
     assert later not in (job, failed_again)
+
+
+# --- PDF statements ----------------------------------------------------------------------------
+
+
+def page_text(page) -> str:
+    # The document's no-break spaces ("1 234,50 kr") may come out of the PDF as plain ones.
+    return page.extract_text().replace("\u00a0", " ")
+
+
+def pdf_text(data: bytes) -> tuple[list, str]:
+    reader = PdfReader(io.BytesIO(data))
+    return reader.pages, "\n".join(page_text(page) for page in reader.pages)
+
+
+def test_a_pdf_statement_is_built_by_the_task_on_a4_in_swedish(
+    treasurer_client, club, books, season, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        response = treasurer_client.post(
+            export_url(club, "export-statement"), {"season": season.pk, "format": "pdf"}
+        )
+    job = ExportJob.objects.get()
+    assert (job.status, job.done, job.total) == ("done", 3, 3)
+    assert job.title == "Kontoutdrag Vår 2026: alla medlemmar (PDF)"
+    page = treasurer_client.get(response["Location"]).content.decode()
+    assert 'data-testid="export-pdf"' in page
+    download = treasurer_client.get(export_url(club, "export-document", job.pk))
+    assert download["Content-Type"] == "application/pdf"
+    assert download["Content-Disposition"] == f'attachment; filename="{club.slug}-{job.pk}.pdf"'
+    pages, text = pdf_text(download.content)
+    assert len(pages) == 3  # one member a page
+    assert [round(float(x)) for x in pages[0].mediabox[2:]] == [595, 842]  # A4 in points
+    anna = next(page_text(p) for p in pages if "Anna Ek" in page_text(p))
+    assert club.name in anna
+    assert "Kontoutdrag: Anna Ek" in anna
+    assert "2026-01-01 – 2026-06-30 (Vår 2026)" in anna
+    assert "Ingående saldo 2026-01-01 0,00 kr" in anna
+    assert "Utgående saldo 2026-06-30 150,50 kr" in anna
+    assert "2026-03-05 Kille; insats" in anna
+    assert "Bo Al" in text
+
+
+def test_a_pdf_for_one_member_in_english(treasurer_client, club, books, season):
+    in_language(treasurer_client, "en").post(
+        export_url(club, "export-statement"),
+        {"season": season.pk, "member": books["anna"].member_id, "format": "pdf"},
+    )
+    job = ExportJob.objects.get()
+    build_statement_task.delay(job.pk)  # the task on commit, which a test never reaches
+    job.refresh_from_db()
+    pages, text = pdf_text(exports.job_pdf(job))
+    assert len(pages) == 1
+    assert "Statement: Anna Ek" in text
+    assert "Closing balance 2026-06-30 SEK 150.50" in text
+
+
+def test_a_pdf_and_a_printable_page_of_the_same_statement_are_two_jobs(
+    treasurer_client, club, season
+):
+    url = export_url(club, "export-statement")
+    pdf = treasurer_client.post(url, {"season": season.pk, "format": "pdf"})["Location"]
+    html = treasurer_client.post(url, {"season": season.pk})["Location"]
+    assert pdf != html
+    assert treasurer_client.post(url, {"season": season.pk, "format": "pdf"})["Location"] == pdf
+    assert treasurer_client.post(url, {"season": season.pk, "format": "doc"})["Location"] == html
+
+
+def test_a_game_is_one_line_of_the_document(club, member, season):
+    own = ledger.member_account(member)
+    pot = ledger.pot_account(club, "pot:kille", "Killepotten")
+    with time_machine.travel("2026-03-05 20:00 +0100"):
+        for seq, amount in enumerate([-200, 500, -100], start=1):
+            ref = f"game:7:event:{seq}"
+            memo = f"Kille #7: giv {seq}"
+            legs = [(own, amount), (pot, -amount)]
+            ledger.post(club, legs, memo, Source.GAME, None, key=ref, ref=ref)
+    job = exports.start_season_statement(club, season, member, None, "sv", "pdf")
+    _pages, text = pdf_text(exports.job_pdf(exports.build_season_statement(job.pk)))
+    assert "2026-03-05 Kille #7 · 3 poster 2,00 kr 2,00 kr" in text
+    assert "giv 2" not in text

@@ -6,6 +6,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -144,15 +145,17 @@ def test_settling_against_the_club_is_one_payment_per_member():
 
 def test_a_plan_reads_aloud_in_both_languages():
     names = {"member:1": "Anna", "member:2": "Bo", "cash": "klubben"}
-    assert (
-        settle.describe(Payment("member:1", "member:2", 1250), names, "sv")
-        == "Anna betalar 12,50\u00a0kr till Bo."
-    )
-    assert (
-        settle.describe(Payment("member:1", "member:2", 1250), names, "en")
-        == "Anna pays Bo SEK 12.50."
-    )
-    assert settle.describe(Payment("cash", "member:2", 5), names, "sv").startswith("Klubben ")
+    with translation.override("sv"):
+        assert (
+            settle.describe(Payment("member:1", "member:2", 1250), names)
+            == "Anna betalar 12,50\u00a0kr till Bo."
+        )
+        assert settle.describe(Payment("cash", "member:2", 5), names).startswith("Klubben ")
+    with translation.override("en"):
+        assert (
+            settle.describe(Payment("member:1", "member:2", 1250), names)
+            == "Anna pays Bo SEK 12.50."
+        )
 
 
 def test_the_swish_link_carries_payee_amount_and_message():

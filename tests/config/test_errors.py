@@ -72,7 +72,7 @@ def test_a_missing_page_is_the_styled_404_in_the_base_layout(member_client):
     page = response.content.decode()
     assert "Sidan finns inte" in page
     assert 'class="topbar"' in page  # base.html
-    assert "Logga ut" in page  # still signed in: the page knows the request
+    assert "Klubbar" in page  # still signed in: the page knows the request
 
 
 def test_htmx_gets_only_the_404_message(member_client, club):

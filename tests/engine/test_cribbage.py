@@ -28,8 +28,9 @@ def test_the_rules_example_5_5_10_k_is_four_fifteens_and_a_pair():
     assert len(breakdown.of_kind("fifteen")) == 4
     assert len(breakdown.of_kind("pair")) == 1
     assert breakdown.total == 10
-    assert c.say(breakdown) == "femton 2, femton 4, femton 6, femton 8, ett par är 10"
-    assert c.say(breakdown, "en") == "fifteen 2, fifteen 4, fifteen 6, fifteen 8, a pair is 10"
+    said = c.say(breakdown)
+    assert said == "fifteen 2, fifteen 4, fifteen 6, fifteen 8, a pair is 10"
+    assert said.params["item"].template == "a pair is {n}"  # each step is translated
 
 
 def test_three_of_a_kind_is_three_pairs():
@@ -58,7 +59,7 @@ def test_a_triple_run():
     breakdown = show("3h 3s 3c 4d", "5s")
     assert len(breakdown.of_kind("run")) == 3
     assert breakdown.total == 9 + 6 + 6
-    assert c.say(breakdown) == "femton 2, femton 4, femton 6, trippel följd om 3 är 21"
+    assert c.say(breakdown) == "fifteen 2, fifteen 4, fifteen 6, a triple run of 3 is 21"
 
 
 def test_queen_king_ace_is_no_run():
@@ -91,7 +92,14 @@ def test_his_nobs_is_the_jack_of_the_starters_suit():
 def test_the_best_hand_is_29():
     breakdown = show("5h 5s 5c jd", "5d")
     assert breakdown.total == 29
-    assert c.say(breakdown).endswith("dubbel par royal är 28, knekten är 29")
+    assert c.say(breakdown).endswith("double pair royal is 28, his nobs is 29")
+
+
+def test_a_hand_of_no_points_is_said_nineteen():
+    breakdown = show("2h 4s 6c 8d", "kh")
+    assert breakdown.total == 0
+    assert c.say(breakdown) == "nineteen"
+    assert c.KIND_WORDS["nobs"] == "his nobs"
 
 
 def test_bad_shows_are_refused():
@@ -234,12 +242,13 @@ def test_a_deal_counts_non_dealer_then_dealer_then_crib():
     )
     with pytest.raises(IllegalEvent, match="counts first"):
         c.apply(state, {"type": "show", "player": "a", "points": 4})
-    state = play(
-        state,
-        {"type": "show", "player": "b", "cards": ["5H", "5S", "5C", "JD"]},
-        {"type": "show", "player": "a", "points": 8},
-        {"type": "crib", "points": 4},
-    )
+    assert state.log == ("b +2",)
+    state = c.apply(state, {"type": "show", "player": "b", "cards": ["5H", "5S", "5C", "JD"]})
+    (line,) = state.log
+    assert line.template == "{player} hand {points}: {said}"
+    assert line.params["said"] == c.say(c.score_hand(parse_cards("5h 5s 5c jd"), parse_card("5d")))
+    state = play(state, {"type": "show", "player": "a", "points": 8}, {"type": "crib", "points": 4})
+    assert state.log == ("a crib 4", "New deal: b deals")
     assert state.scores == {"a": 12, "b": 31}
     assert state.dealer == "b"
     assert state.phase == "starter"
@@ -539,6 +548,13 @@ def test_a_go_gives_the_last_player_one_and_the_first_to_say_go_leads_next():
         card("a", "2"),  # 21, the last card → a 1
     )
     assert state.scores == {"a": 9, "b": 3}
+    assert state.log == ("a plays 2 (21): last card, 1",)
+    state = play(cut_for_play("8C"), card("b", "5"), card("a", "5"), card("b", "5"))
+    assert state.log == ("b plays 5 (15): fifteen, pair royal, 8",)
+    assert [str(t) for t in state.log[0].params["reasons"].params.values()] == [
+        "fifteen",
+        "pair royal",
+    ]
 
 
 def test_runs_in_any_order_and_a_player_alone_plays_on_and_leads_the_next_count():

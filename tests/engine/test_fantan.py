@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from engine import fantan as f
 from engine.base import net_by_account
-from engine.errors import IllegalEvent
+from engine.errors import IllegalEvent, Text
 
 FOUR = ("a", "b", "c", "d")
 
@@ -61,7 +61,12 @@ def test_the_order_players_go_out_gives_placement_points():
     ]
     assert state.league_details["b"] == {"firsts": 1}
     assert nets == {}
-    assert any("b" in line for line in state.log)
+    assert state.log == (
+        "a goes out as number 3",
+        "Deal 1: b 3, d 2, a 1, c 0",
+        "b wins with 3 points",
+    )
+    assert state.log[-1].template == "{player} wins with {points} points"
 
 
 def test_a_game_of_several_deals_adds_up_the_placement_points_and_the_deal_moves_left():
@@ -86,7 +91,8 @@ def test_a_game_of_several_deals_adds_up_the_placement_points_and_the_deal_moves
 def test_free_fan_tan_is_recorded_the_same_way():
     # "Varianten fri fan tan" changes how cards are laid, not who wins.
     state, _ = play(out("c"), players=("a", "b", "c"), variant="free")
-    assert "fri fan tan" in " ".join(state.log)
+    assert state.log == ("c goes out first and wins the deal (free fan tan)",)
+    assert isinstance(state.log[0].params["variant"], Text)  # translated as a phrase
     state = f.apply(state, out("a"))
     assert state.sheet[0].order == ("c", "a", "b")
     assert state.finished
@@ -125,6 +131,7 @@ def test_chips_go_to_the_pot_and_the_first_out_takes_it():
     # when someone goes out each other player pays one per card left, and he takes the pot.
     state, nets = play(passes("a"), passes("c"), passes("a"), chip_ore=100)
     assert state.pot_chips == 3
+    assert state.log == ("a passes: 1 chip into the pot (3)",)
     assert nets == {"a": -200, "c": -100, "pot": 300}
     state = f.apply(state, out("b"))
     assert state.phase == "count"
@@ -139,6 +146,7 @@ def test_chips_go_to_the_pot_and_the_first_out_takes_it():
         "pot": -300,
     }
     assert state.pot_chips == 0
+    assert state.log == ("b takes the pot: 15 chips",)
     assert state.sheet == ()  # the deal goes on: the others play out their places
     assert state.phase == "play"
     assert state.expected == ("out",)

@@ -191,6 +191,8 @@ def test_reaching_500_wins():
     assert state.scores == (520, 50, 50)
     assert state.finished
     assert state.winners == ("a",)
+    assert state.log[0] == "a plays open misère: made"
+    assert state.log[-1] == "Winner: a (520)"
     assert state.expected == ()
     with pytest.raises(IllegalEvent, match="over"):
         fh.apply(state, deal([4, 3, 3]))
@@ -283,6 +285,8 @@ def test_two_defenders_reaching_500_on_the_same_trick_of_a_failed_misere_share_t
     assert state.scores == (500, 500, 10)
     assert state.finished
     assert state.tie
+    assert state.log[1] == "c plays misère: set"
+    assert state.log[-1] == "a and b reach 500 on the same trick – a draw"
     assert state.winners == ()
     assert [(s.player, s.placement) for s in state.standings] == [("a", 1), ("b", 1), ("c", 3)]
 
@@ -456,7 +460,14 @@ def test_each_player_has_one_chance_clockwise_from_forhand():
     assert (row.declarer, row.contract) == ("c", "7S")
     assert row.auction == (("b", "pass"), ("c", "7S"), ("a", "pass"))
     assert state.scores == (10, 10, 140)
-    assert state.log[0] == "Budgivning: b pass, c 7♠, a pass"
+    assert state.log == (
+        "Bidding: b pass, c 7♠, a pass",
+        "c plays 7♠: made",
+        "a: tricks 1, +10 = 10",
+        "b: tricks 1, +10 = 10",
+        "c: tricks 8, +140 = 140",
+    )
+    assert state.log[1].template == "{player} plays {contract}: made"
 
 
 def test_the_calls_may_come_numbered_as_the_pad_rows_send_them():

@@ -85,7 +85,12 @@ def test_each_item_scores_as_the_table_lists_it():
     assert row.tabbar == {"a": 2, "b": 1}
     assert not state.finished
     assert state.expected == ("deal", "claim")
-    assert any("+8" in line for line in state.log)
+    assert state.log[:4] == (
+        "Deal 1: a +8 = 8 · b +6 = 6",
+        "storan a, lillan b, last take a",
+        "most cards a, most spades b",
+        "tabbar a 2, b 1",
+    )
 
 
 def test_a_tie_for_most_cards_or_most_spades_voids_those_points():
@@ -186,7 +191,7 @@ def test_an_equal_highest_total_over_sixteen_plays_another_deal():
     )
     assert state.scores == (17, 17)
     assert not state.finished
-    assert any("17" in line for line in state.log)
+    assert state.log[-1] == "a and b are level at 17: one more deal decides"
     state = k.apply(state, _everything_to("b"))
     assert state.finished
     assert state.winners == ("b",)
@@ -249,6 +254,10 @@ def test_partners_opposite_each_other_score_together_with_four_players():
     # a & c: 1 + 2 + 2 aces + 1 + 2 tabbar = 8; b & d: 2 + 1 + 2 aces + 1 tabbe = 6.
     assert state.scores == (8, 6)
     assert score(state, "c") == 8
+    assert state.log[0] == "Deal 1: a & c +8 = 8 · b & d +6 = 6"
+    # Partners are a nested line, so the history can put both names in.
+    side = state.log[0].params["scores"].params["first"].params["side"]
+    assert side.params == {"player": "a", "partner": "c"}
     assert state.league_details["c"] == {"tabbar": 1}
 
 
@@ -343,7 +352,7 @@ def test_bad_input_is_refused_with_a_clear_message(event, message):
         ({**deal(), "aces": "a"}, "deal: aces must be who took each ace"),
         ({**deal(most_cards=None), "cards": {"a": 52}}, "deal: cards: b is missing"),
         ({"type": "deal", "points": {"a": "11"}}, "deal: points: a must be a whole number"),
-        ({"type": "shuffle"}, "unknown event 'shuffle'; Kasino records deal, claim"),
+        ({"type": "shuffle"}, "unknown event 'shuffle'; Casino records deal, claim"),
     ],
 )
 def test_the_payload_is_checked_against_its_declaration(event, message):

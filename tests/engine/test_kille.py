@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from engine import kille as k
 from engine.base import POT, net_by_account
 from engine.cards import KILLE_DECK, KilleRank
-from engine.errors import IllegalEvent
+from engine.errors import IllegalEvent, Ore
 
 P4 = ("a", "b", "c", "d")  # seat order = clockwise; a deals first, so b is förhand
 
@@ -132,8 +132,10 @@ def test_a_budrunda_costs_everyone_the_small_stake_and_passes_the_deal():
     assert table.state.forhand == "c"
     assert table.state.to_act == "c"
     assert table.state.deals[-1].outcome == "budrunda"
-    assert table.state.log[0] == "a bud"
-    assert "Budrunda" in table.state.log[1]
+    assert table.state.log[0] == "a says bud"
+    assert table.state.log[1].template == "Budrunda: everyone pays {amount}"
+    assert table.state.log[1].params == {"amount": kr(1)}
+    assert table.state.log[2] == "New deal: b deals"
 
 
 def test_the_first_declaration_goes_clockwise_from_forhand():
@@ -176,7 +178,7 @@ def test_the_fold_round_goes_once_round_from_the_knockers_left_each_staying_or_f
         ("a", "b"),
         "a",
     )
-    assert table.state.log == ("d står kvar",)
+    assert table.state.log == ("d stays",)
     table("fold", "a")
     assert table.state.phase == "fold"
     table("stay", "b")
@@ -285,7 +287,8 @@ def test_the_exchange_records_up_to_two_cards_for_each_player_still_in():
     table("exchange", counts={"b": 2, "c": 0, "a": 1})
     assert table.state.exchanged == {"b": 2, "c": 0, "a": 1}
     assert table.state.phase == "declare2"
-    assert table.state.log == ("Byte: b 2, c 0, a 1",)
+    assert table.state.log == ("Exchange: b 2, c 0, a 1",)
+    assert table.state.log[0].template == "Exchange: {counts}"
     assert table.pot == kr(8)
 
     again = started().calls("b knock", "c stay", "d fold", "a stay")
@@ -533,6 +536,27 @@ def test_a_fourth_trick_winner_in_the_tied_pair_loses_the_tie():
         {"a": "2", "b": "9", "c": "2", "d": "10"}, first="b", fourth_trick="c", pot_ore=kr(8)
     )
     assert settlement.winner == "a"
+
+
+def test_the_showing_is_told_in_lines_with_the_money_as_ore():
+    settlement = k.settle_showing(
+        {"a": "2", "b": "9", "c": "2", "d": "10"}, first="b", fourth_trick="c", pot_ore=kr(8)
+    )
+    shown, won, stakes = settlement.lines
+    assert shown == "b lays up: a 2, b 9, c 2, d 10"
+    assert won.template == (
+        "{player} has {card} and wins the pot of {amount}; {first} pays {player} as much "
+        "({penalty})"
+    )
+    assert won.params == {
+        "player": "a",
+        "card": "2",
+        "amount": kr(8),
+        "first": "b",
+        "penalty": kr(8),
+    }
+    assert isinstance(won.params["amount"], Ore)
+    assert stakes == "Stake for the next deal: b, c, d 2 kr each"
 
 
 def test_two_players_at_the_showing_loser_pays_three_and_everyone_else_one():

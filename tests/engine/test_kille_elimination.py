@@ -143,6 +143,11 @@ def test_a_player_reaching_fifty_is_out_and_the_deal_skips_him():
     assert state.out == ("b",)
     assert state.players_in == ("a", "c", "d")
     assert state.dealer == "c"  # a dealt; b is out
+    shown, out, new_deal = state.log
+    assert shown == "Shown: a blaren +0, b kille +50, c 3 +3, d 4 +4"
+    assert out.template == "{player} is out ({score})"
+    assert out.params == {"player": "b", "score": 50}
+    assert new_deal == "New deal: c deals"
     assert "out" in refused(state, {"type": "fourth_trick", "player": "b"})
     state = ke.apply(state, {"type": "fourth_trick", "player": "d"})
     state = ke.apply(state, {"type": "pass", "player": "d"})
@@ -172,6 +177,7 @@ def test_the_last_player_remaining_wins():
         ("b", 4, 50),
     ]
     assert state.expected == ()
+    assert state.log[-1] == "a wins"
     assert "over" in refused(state, {"type": "fourth_trick", "player": "a"})
 
 

@@ -211,12 +211,14 @@ def test_a_missed_bid_need_not_be_shown():
     assert row.bids == (None, 4, None)
     assert row.made == (False, True, False)
     assert row.points == (2, 34, 3)
-    assert any("bud ?" in line for line in state.log)
+    assert "a: bid ?, 2 tricks, missed, +2 = 2" in state.log
     # A missed show still pays each opponent 60 (N1); the shower's bid was seen (below).
-    assert play(deal([3, 3, 2], [3, 3, 3], calls={"a": "pass", "c": "show"})).sheet[0].points == (
-        3 + 20 + 60,
-        3 + 20 + 60,
-        3,
+    shown = play(deal([3, 3, 2], [3, 3, 3], calls={"a": "pass", "c": "show"}))
+    assert shown.sheet[0].points == (3 + 20 + 60, 3 + 20 + 60, 3)
+    assert shown.log == (
+        "a: bid 3, 3 tricks, made, +83 = 83",
+        "b: bid 3, 3 tricks, made, +83 = 83",
+        "c: bid 2 (showing), 3 tricks, missed, +3 = 3",
     )
 
 

@@ -142,10 +142,24 @@ def test_an_evening_of_four_with_pot_and_betar_deal_by_deal():
     # (10♣) and both play alone, trump clubs. Played for: pot 10 + bet 1 (10) = 20. d takes two
     # tricks, the others one each: d wins 20; c and b each set a bet of 20 (P5).
     state = table(deal("C", "10", cutter_jack=True))
+    assert state.log == (
+        "Deal 3: c deals and puts 10 kr in the pot (10 kr)",
+        "b took a jack from the bottom",
+        "Turned up 10♣: c takes it; c and b play",
+        "Played for 20 kr",
+    )
+    assert state.log[0].params["stake"] == 1000
     assert state.phase == "play"
     assert (state.current.spelforare, state.current.trump) == (("c", "b"), "C")
     assert (state.current.amount_ore, state.current.bet_in_play) == (2000, 1)
     state = table(counts(d=2, a=1, b=1, c=1))
+    assert state.log == (
+        "Tricks: a 1, b 1, c 1, d 2",
+        "d wins 20 kr: the pot (10 kr) and bet 1 (10 kr)",
+        "c places bet 2: 20 kr",
+        "b places bet 3: 20 kr",
+        "New deal: d deals",
+    )
     assert state.pot_ore == 0
     assert table.betar == [(2, 2000, ("c",)), (3, 2000, ("b",))]
     table.money(a=0, b=-30, c=-20, d=10)
@@ -159,6 +173,7 @@ def test_an_evening_of_four_with_pot_and_betar_deal_by_deal():
     state = table(trick("d"), trick("d"))
     assert "la_vola" in state.expected
     state = table(la_vola("d"), trick("d"), trick("d"), trick("d"))
+    assert state.log[2] == "La vola: each of the others pays d 30 kr"
     assert state.pot_ore == 0
     assert table.betar == [(3, 2000, ("b",))]
     table.money(a=-30, b=-60, c=-50, d=120)
@@ -188,6 +203,7 @@ def test_an_evening_of_four_with_pot_and_betar_deal_by_deal():
 
     # The evening ends; standings by net money. Pot and bet 4 stay for the next evening.
     state = table(END)
+    assert state.log == ("The evening is over. The pot of 0 kr, bet 4 (50 kr) stay for next time",)
     assert state.finished
     assert state.expected == ()
     assert [(s.player, s.placement, s.score) for s in state.standings] == [
@@ -404,6 +420,7 @@ def test_two_failing_spelforare_may_merge_their_betar_into_one_of_double_size():
     table = Table(rules=pp.Rules(stake_ore=1000, merge_betar=True))
     table(deal("C", "9", cutter_jack=True), counts(b=3, a=1, d=1))
     assert table.betar == [(1, 2000, ("a", "d"))]
+    assert table.state.log[2] == "a and d place bet 1: 20 kr"
     table.money(a=-20, b=10, d=-10)
     assert [(t.payer, t.payee, t.amount_ore) for t in table.state.transfers] == [
         ("pot", "b", 1000),
@@ -557,7 +574,7 @@ def test_bad_input_is_refused_with_a_clear_message(events, message):
         ([deal(), bid("b"), {"type": "tricks", "counts": [3, 2]}], "tricks: counts must be"),
         ([deal(), bid("b"), {"type": "tricks", "winners": "abc"}], "tricks: winners must be"),
         ([deal(), bid("b"), counts(first_two=2, b=3, a=2)], "tricks: first_two must be a player"),
-        ([{"type": "shuffle"}], "unknown event 'shuffle'; Polskt pass records deal, bid"),
+        ([{"type": "shuffle"}], "unknown event 'shuffle'; Polish pass records deal, bid"),
     ],
 )
 def test_the_payload_is_checked_against_its_declaration(events, message):

@@ -56,7 +56,7 @@ def test_the_players_with_cards_left_pay_one_unit_per_card_into_the_pot():
         {"b": 3, "c": 1, "d": 6},
         10,
     )
-    assert any("b betalar 3" in line for line in state.log)
+    assert "b pays 3 (7 left)" in state.log
 
 
 DEALS = (
@@ -168,7 +168,7 @@ def test_counters_need_no_value():
         ({"type": "deal"}, "deal needs cards"),
         ({"type": "deal", "cards": None}, "deal needs cards"),
         ({"type": "deal", "card": {"a": 0}}, "deal takes no 'card'; it takes cards"),
-        ({"type": "stopp"}, "unknown event 'stopp'; Stopp records deal"),
+        ({"type": "stopp"}, "unknown event 'stopp'; Stop records deal"),
         (["deal"], "an event is a mapping"),
     ],
 )

@@ -83,7 +83,8 @@ def test_the_winner_goes_free_and_the_others_take_minus_points():
     assert (row.number, row.winner, row.penalties) == (1, "b", {"a": -60, "b": 0, "c": -20})
     assert not state.finished
     assert state.expected == ("out", "deal")
-    assert any("b går ut" in line for line in state.log)
+    assert state.log[:3] == ("Deal 1: b goes out", "a: -60 = -60", "c: -20 = -20")
+    assert state.log[1].params == {"player": "a", "points": -60, "total": -60}
 
 
 def test_the_totals_run_on_and_the_deal_passes_clockwise():

@@ -453,6 +453,7 @@ def test_a_full_tie_at_nine_is_shared():
     # loser pays each winner.
     state = play(*TO_8_AND_8, guerre((5, 5, 3, 0)), variant="guerre", guerre_stake_ore=100)
     assert state.rubbers[0].winners == (0, 1)
+    assert "a and b win the partie" in state.log
     assert net_by_account(state.transfers) == {"a": 200, "b": 200, "c": -200, "d": -200}
 
 
@@ -513,6 +514,9 @@ def test_the_evening_continues_rubber_after_rubber_until_the_scorer_ends_it():
 def test_equal_net_rubber_points_share_first_place():
     state = play(deal(0, 11), deal(0, 11), deal(1, 11), deal(1, 11), {"type": "end_evening"})
     assert {s.placement for s in state.standings} == {1}
+    assert state.log == ("Evening over",)
+    state = play(deal(0, 11), deal(0, 11), deal(1, 7), {"type": "end_evening"})
+    assert state.log == ("Evening over; the rubber in progress does not count (deals: 1)",)
 
 
 def test_the_deal_passes_to_the_left_across_rubbers():
@@ -543,9 +547,17 @@ def test_the_snapshot_is_plain_json():
 
 def test_the_log_names_players_by_key():
     state = play(*RUBBER_2_1, stake_ore=100)
-    text = " ".join(state.log)
-    assert "a & c" in text
-    assert "robbern" in text
+    assert state.log == (
+        "a & c: 11 tricks +5, game, 3 rubber points",
+        "a & c win the rubber 8–2",
+        "b pays a 6 kr",
+        "d pays c 6 kr",
+        "New deal: c deals",
+    )
+    side = state.log[1].params["side"]
+    assert side.template == "{player} & {partner}"
+    assert side.params == {"player": "a", "partner": "c"}
+    assert state.log[2].params["amount"] == 600
 
 
 # --- the rubber calculator --------------------------------------------------------------------

@@ -100,10 +100,10 @@ def test_points_a_hand_cannot_have_are_refused_and_nothing_is_stored(
 @pytest.mark.parametrize(
     ("starter", "type_", "points", "swedish"),
     [
-        ("KD", "show", 29, "med K♦ som starter ger en hand högst 28 poäng"),
-        ("5D", "show", 0, "med 5♦ som starter kan ingen hand ge 0 poäng"),
-        ("KD", "crib", 29, "med K♦ som starter ger en krubba högst 28 poäng"),
-        ("AS", "crib", 17, "med A♠ som starter kan ingen krubba ge 17 poäng"),
+        ("KD", "show", 29, "Med K♦ som starter ger en hand högst 28 poäng"),
+        ("5D", "show", 0, "Med 5♦ som starter kan ingen hand ge 0 poäng"),
+        ("KD", "crib", 29, "Med K♦ som starter ger en krubba högst 28 poäng"),
+        ("AS", "crib", 17, "Med A♠ som starter kan ingen krubba ge 17 poäng"),
     ],
     ids=["29 with a king cut", "0 with a five cut", "a crib of 29", "a crib of 17 with an ace"],
 )
@@ -222,7 +222,7 @@ def test_a_card_out_of_turn_is_refused_in_swedish_and_nothing_is_stored(
     record(scorer_client, game, "starter", card="KS")
     response = post_event(scorer_client, game, "play", {"p_player": "s0", "p_card": 5}, seq=1)
     assert response.status_code == 422
-    refusal = "det är Maja Medlem som spelar nu (eller säger pass), inte Sune Skrivare"
+    refusal = "Det är Maja Medlem som spelar nu (eller säger pass), inte Sune Skrivare"
     assert refusal in response.content.decode()
     game.refresh_from_db()
     assert game.seq == 1

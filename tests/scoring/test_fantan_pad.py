@@ -3,6 +3,8 @@ left as tap choices; the finished game in the league; and the help pages."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -45,7 +47,7 @@ def test_the_order_out_is_recorded_and_reaches_the_league(
     assert Event.objects.get(game=game).payload == {"player": "s2"}
     page = response.content.decode()
     assert 'data-testid="out-s2"' not in page
-    assert "Cilla Ros går ut först" in page
+    assert "Cilla Ros goes out first and wins the deal" in page  # the pad answers in English
     post_event(scorer_client, game, "out", {"p_player": "s0"})
     with django_capture_on_commit_callbacks(execute=True):
         response = post_event(scorer_client, game, "out", {"p_player": "s3"})
@@ -75,6 +77,29 @@ def test_playing_for_chips_moves_money_through_the_pot(scorer_client, club, scor
     assert ledger.balance(pot) == 0
     assert balances(players) == [1300, -500, -600, -200]
     assert 'data-testid="pass-s1"' not in response.content.decode()  # passes are free now
+
+
+def pot_shown(page: str) -> str:
+    return page.split('data-testid="ft-pot"')[1].split("</p>")[0]
+
+
+def test_the_pot_shows_every_chip_on_the_table_antes_and_passes(
+    scorer_client, club, scorer, players
+):
+    # A chip is 1 kr. Four antes as the deal starts, then s1 passes twice: the pot holds 6 chips
+    # until s0 goes out and takes it with the chips for the cards left.
+    game = start(club, scorer, players, chip_ore=100)
+    assert "<strong>4</strong>" in pot_shown(scorer_client.get(pad_url(game)).content.decode())
+    post_event(scorer_client, game, "pass", {"p_player": "s1"})
+    page = post_event(scorer_client, game, "pass", {"p_player": "s1"}).content.decode()
+    assert "<strong>6</strong>" in pot_shown(page)
+    assert "SEK 6.00" in pot_shown(page)
+    page = post_event(scorer_client, game, "out", {"p_player": "s0"}).content.decode()
+    assert "<strong>6</strong>" in pot_shown(page)  # still on the table while the cards are counted
+    page = post_event(
+        scorer_client, game, "cards_left", {"p_cards.s1": "2", "p_cards.s2": "5", "p_cards.s3": "1"}
+    ).content.decode()
+    assert "<strong>0</strong>" in pot_shown(page)
 
 
 @pytest.mark.parametrize(
@@ -133,3 +158,25 @@ def test_the_start_form_offers_the_clubs_options(scorer_client, club, scorer, pl
     game = Game.objects.get(game_key="fantan")
     assert game.rules == {"variant": "free", "deals": 3, "play_on": True, "chip_ore": 50}
     assert game.snapshot["expected"] == ["out", "pass"]
+
+
+def deals_offered(client, club) -> str:
+    form = client.get(reverse("scoring:game-start", args=[club.slug, "fantan"])).content.decode()
+    return re.search(r'<input[^>]*name="rule_deals"[^>]*>', form).group(0)
+
+
+def test_the_start_form_offers_one_deal_as_the_help_says_until_the_club_plays_more(
+    scorer_client, client, club, scorer, players
+):
+    # The rules text: whoever first gets rid of his cards has won, one deal. The form then
+    # offers the club's last choice, which the help explains (the demo club plays three).
+    assert 'value="1"' in deals_offered(scorer_client, club)
+    for language, default, remembered in [
+        ("en", "1 by default", "options of the club's last fan tan game"),
+        ("sv", "1 som standard", "valen från klubbens senaste parti fan tan"),
+    ]:
+        page = help_page(client, "fantan", language)
+        assert default in page
+        assert remembered in page
+    start(club, scorer, players, deals=3)
+    assert 'value="3"' in deals_offered(scorer_client, club)

@@ -126,7 +126,7 @@ def test_the_pad_asks_for_the_trick_order_only_when_it_can_matter(scorer_client,
         ([8, 1, 1], ["pass", "7H"], None, "has still to call"),
         ([8, 1, 1], ["pass", "pass", "8H", "9H"], None, "one too many"),
         ([0, 5, 5], ["pass", "pass", "misere"], None, "misère is not bid"),
-        ([8, 1, 1], ["pass", "pass", "8H"], "s1", "only the five-player game"),
+        ([8, 1, 1], ["pass", "pass", "8H"], "s1", "Only the five-player game"),
     ],
 )
 def test_bad_input_is_refused_with_422_and_nothing_is_stored(
@@ -275,4 +275,4 @@ def test_the_calculator_refuses_what_cannot_be(client, params, message):
 def test_the_calculator_reads_numbers_in_ascii_digits_only(client, players):
     response = calc(client, contract="7S", players=players, taken="7")
     assert response.status_code == 200
-    assert "players must be a whole number" in response.content.decode()
+    assert "Players must be a whole number" in response.content.decode()

@@ -89,7 +89,7 @@ def test_a_deal_is_recorded_from_the_tap_choices(scorer_client, game):
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        ({"p_big_casino": ""}, "who took storan"),
+        ({"p_big_casino": ""}, "Who took storan"),
         ({"p_aces.C": ""}, "ace of ♣"),
         ({"p_tabbar.s0": "30"}, "24 cards"),
         ({"p_most_cards": "s7"}, "not at the table"),
@@ -160,7 +160,7 @@ def test_one_card_taken_is_refused_in_swedish_too():
         kasino.apply(kasino.new_game(["a", "b"]), event)
     with translation.override("sv"):
         assert engine_message(refused.value) == (
-            "b tog 1 kort: ett intag är ett kort från handen och minst ett från bordet, så en "
+            "B tog 1 kort: ett intag är ett kort från handen och minst ett från bordet, så en "
             "spelare tar inga kort eller minst två"
         )
 

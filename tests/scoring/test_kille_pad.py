@@ -135,7 +135,7 @@ def test_bad_input_is_refused_with_a_message_and_nothing_stored(scorer_client, c
     calls(scorer_client, game, "s1 knock")
     # Out of turn in the fold round: Cilla, on the knocker's left, speaks first.
     response = tap(scorer_client, game, "fold", status=422, player="s0")
-    assert "it is Cilla Carlsson&#x27;s turn to stay or fold" in response.content.decode()
+    assert "It is Cilla Carlsson&#x27;s turn to stay or fold" in response.content.decode()
     calls(scorer_client, game, "s2 stay", "s3 stay", "s0 stay", "s1 bud")
     # A fold in the second round by a player who stayed.
     response = tap(scorer_client, game, "fold", status=422, player="s3")

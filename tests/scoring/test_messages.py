@@ -24,10 +24,14 @@ def test_a_refusal_is_english_in_the_engine_and_swedish_on_a_swedish_page():
     assert str(error) == "no hand or crib can score 19 (19, 25, 26 and 27 are impossible)"
     with translation.override("sv"):
         assert engine_message(error) == (
-            "ingen hand eller krubba kan ge 19 poäng (19, 25, 26 och 27 är omöjliga)"
+            "Ingen hand eller krubba kan ge 19 poäng (19, 25, 26 och 27 är omöjliga)"
         )
     with translation.override("en"):
-        assert engine_message(error) == str(error)
+        assert (
+            engine_message(error)
+            == "No hand or crib can score 19 (19, 25, 26 and 27 are impossible)"
+        )
+        assert engine_message(error, sentence=False) == str(error)
 
 
 def test_a_marked_value_inside_a_message_is_translated_too():
@@ -40,7 +44,7 @@ def test_a_marked_value_inside_a_message_is_translated_too():
 
 
 def test_a_plain_message_is_shown_as_it_is():
-    assert engine_message(IllegalEvent("s1 is confused")) == "s1 is confused"
+    assert engine_message(IllegalEvent("S1 is confused")) == "S1 is confused"
 
 
 def test_a_stake_above_the_engines_bound_is_refused_in_swedish():
@@ -52,5 +56,5 @@ def test_a_stake_above_the_engines_bound_is_refused_in_swedish():
         raise AssertionError("no refusal")
     with translation.override("sv"):
         assert engine_message(refused) == (
-            "ett belopp i reglerna får vara högst 1000000 kr, inte 1000000,01 kr"
+            "Ett belopp i reglerna får vara högst 1000000 kr, inte 1000000,01 kr"
         )

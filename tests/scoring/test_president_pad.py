@@ -53,7 +53,7 @@ def test_two_taps_score_a_deal_of_three(scorer_client, game):
     assert (game.snapshot["president"], game.snapshot["last"]) == ("s2", "s1")
     page = response.content.decode()
     assert 'data-testid="pr-out-s2"' in page  # a new deal: everyone again
-    assert "Cilla Ros president, Bo Ek sist" in page
+    assert "Cilla Ros is president, Bo Ek is last" in page
 
 
 def test_a_double_tap_goes_out_once(scorer_client, game):

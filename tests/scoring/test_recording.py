@@ -33,7 +33,7 @@ def test_an_event_is_stored_with_its_money_and_snapshot(game, club, scorer):
     assert game.seq == 1
     assert game.snapshot["pot_ore"] == 200
     assert game.snapshot["nets"] == {"s0": -200, "pot": 200}
-    assert result.event.summary == "s0 satsar 200"
+    assert result.event.summary == "s0 stakes 2 kr"
     assert ledger.balance(ledger.member_account(scorer)) == -200
     assert pot(club).balance_ore == 200
     assert result.event.money.ref == f"game:{game.pk}:event:1"
@@ -178,7 +178,7 @@ def test_a_stake_above_the_engines_bound_is_refused_in_the_users_language(club, 
         recording.start_game(club, "cribbage", [member, "Gäst"], None, rules={"stake_ore": 10**9})
     assert excinfo.value.code == "rules"
     assert excinfo.value.messages == [
-        "ett belopp i reglerna får vara högst 1000000 kr, inte 10000000 kr"
+        "Ett belopp i reglerna får vara högst 1000000 kr, inte 10000000 kr"
     ]
     assert not Game.objects.exists()
 

@@ -55,7 +55,7 @@ def test_the_ledger_pot_follows_the_games_pot_to_the_winner(
     assert ledger.balance(ledger.member_account(players[2])) == -500
     page = response.content.decode()
     assert 'data-testid="st-cards-s2-0"' not in page  # s2 is out: no row any more
-    assert "Cilla Ros betalar 5" in page
+    assert "Cilla Ros pays 5" in page
     record(scorer_client, game, {"s0": 4, "s1": 0})
     assert pot_balance(club) == game.snapshot["pot_ore"] == 1200
     with django_capture_on_commit_callbacks(execute=True):
@@ -100,7 +100,7 @@ def test_counters_move_no_money(scorer_client, club, scorer, players):
     ("cards", "message"),
     [
         ({"s0": 0, "s1": 7, "s2": 1}, "a hand has 6 cards"),
-        ({"s0": 1, "s1": 2, "s2": 1}, "somebody went out"),
+        ({"s0": 1, "s1": 2, "s2": 1}, "Somebody went out"),
         ({"s0": 0, "s1": 2}, "have left?"),
     ],
 )

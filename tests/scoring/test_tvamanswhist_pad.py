@@ -44,7 +44,7 @@ def test_a_tap_records_the_deal_and_the_match_to_three_reaches_the_league(
     assert Event.objects.get(game=game).payload == {"tricks": {"s0": 8}}
     assert game.snapshot["deals_won"] == {"s0": 1, "s1": 0}
     assert game.snapshot["sheet"][0]["counted"] == {"s0": 8, "s1": 5}
-    assert "Sune Skrivare vinner 8–5 stick" in response.content.decode()
+    assert "Sune Skrivare wins 8–5 in tricks" in response.content.decode()
     post(scorer_client, game, {"p_tricks.s0": "4"})
     post(scorer_client, game, {"p_tricks.s0": "7"})
     with django_capture_on_commit_callbacks(execute=True):
@@ -91,7 +91,7 @@ def test_the_weighted_count_takes_early_and_late_tricks(scorer_client, club, sco
     [
         ({"p_tricks.s0": "14"}, "cannot take 14 of 13"),
         ({"p_tricks.s0": "8", "p_tricks.s1": "8"}, "add up to 16"),
-        ({}, "how many tricks"),
+        ({}, "How many tricks"),
     ],
 )
 def test_bad_input_is_refused_with_422_and_nothing_is_stored(

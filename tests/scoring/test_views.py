@@ -31,7 +31,7 @@ def test_an_htmx_event_returns_the_new_pad(scorer_client, game):
         scorer_client, game, "stake", payload={"player": "s0", "amount": 200}, seq=0, key="k1"
     )
     assert response.status_code == 200
-    assert "Sune Skrivare satsar 200" in response.content.decode()
+    assert "Sune Skrivare stakes 2,00\u00a0kr" in response.content.decode()
     game.refresh_from_db()
     assert game.seq == 1
 
@@ -66,7 +66,7 @@ def test_a_stale_phone_gets_409_and_a_pad_that_says_what_changed(scorer_client, 
     )
     assert response.status_code == 409
     text = response.content.decode()
-    assert "Sune Skrivare satsar 200" in text
+    assert "Sune Skrivare stakes 2,00\u00a0kr" in text
     assert 'id="pad"' in text
     assert Event.objects.filter(game=game).count() == 1
 
@@ -74,7 +74,7 @@ def test_a_stale_phone_gets_409_and_a_pad_that_says_what_changed(scorer_client, 
 def test_an_illegal_event_gets_422_with_the_engines_message(scorer_client, game):
     response = post_event(scorer_client, game, "win", payload={"player": "s0"}, seq=0, key="w")
     assert response.status_code == 422
-    assert "the pot is empty" in response.content.decode()
+    assert "The pot is empty" in response.content.decode()
     assert not Event.objects.exists()
 
 
@@ -85,7 +85,7 @@ def test_polling_answers_204_until_something_changes(scorer_client, scorer, game
     post_event(other_phone, game, "stake", payload={"player": "s0", "amount": 100}, seq=0, key="x")
     response = scorer_client.get(url, {"seq": 0}, **HTMX)
     assert response.status_code == 200
-    assert "Sune Skrivare satsar 100" in response.content.decode()
+    assert "Sune Skrivare stakes 1,00\u00a0kr" in response.content.decode()
 
 
 def test_a_plain_member_cannot_record(member_client, game):
@@ -141,7 +141,7 @@ def test_starting_with_one_player_is_a_form_error(toy, scorer_client, club, scor
 def test_history_lists_the_clubs_games(scorer_client, game):
     page = scorer_client.get(reverse("scoring:game-list", args=[game.club.slug])).content.decode()
     link = reverse("scoring:game-detail", args=[game.club.slug, game.pk])
-    assert f'<a href="{link}">' in page
+    assert f'<a class="row-link" href="{link}">' in page
 
 
 def test_nested_form_fields_build_a_payload_dict(scorer_client, game):

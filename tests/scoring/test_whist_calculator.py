@@ -103,7 +103,7 @@ def test_a_broken_link_keeps_the_deals_before_the_broken_one(client):
 @in_english
 def test_switching_to_american_whist_drops_the_deals_from_the_first_with_honours(client):
     response = client.get(URL, {"variant": "american", "d": ["0:9", "1:8:1:3", "0:7"]})
-    assert "deal 2" in response.context["error"]
+    assert "Deal 2" in response.context["error"]
     assert "no honours" in response.context["error"]
     assert response.context["codes"] == ["0:9"]
 

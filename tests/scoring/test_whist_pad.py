@@ -95,9 +95,9 @@ def test_the_pad_shows_the_sides_the_score_and_the_trick_buttons(club, four, sco
         ({}, {"tricks": {"0": 7, "1": 7}}, "13"),
         ({}, {"tricks": {"0": 8}, "honours": {"0": 3, "1": 3}}, "add up to 6, but there are four"),
         ({"p_tricks.0": "14"}, None, "tricks: 0 must be a whole number from 0 to 13"),
-        ({"p_honours": "2-2"}, None, "deal needs tricks"),
+        ({"p_honours": "2-2"}, None, "Deal needs tricks"),
         ({"p_tricks.0": "8", "p_honours": "3-2"}, None, "add up to 5, but there are four"),
-        ({"p_tricks.0": "8", "p_honour": "3-1"}, None, "deal takes no &#x27;honour&#x27;"),
+        ({"p_tricks.0": "8", "p_honour": "3-1"}, None, "Deal takes no &#x27;honour&#x27;"),
     ],
 )
 def test_bad_input_is_refused_with_the_engines_message_and_nothing_is_stored(
@@ -144,7 +144,7 @@ def test_ending_the_evening_records_teams_and_rubbers_won_in_the_league(
     pad = Pad(scorer_client, game)
     refused = pad.post("end_evening")
     assert refused.status_code == 422
-    assert "no rubber" in refused.content.decode()
+    assert "No rubber" in refused.content.decode()
     for side, tricks in ((1, 11), (1, 11), (0, 11), (1, 11), (0, 11), (0, 8)):
         pad.deal(side, tricks)
     # Rubber 1 to side 1 (8–0); rubber 2 to side 0 (3 + 3 + 2 = 8 against 3); a third begun.

@@ -9,10 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from engine.base import POT, Standing, Transfer, placements
-from engine.errors import IllegalEvent
+from engine.errors import IllegalEvent, Line, Ore, _
 
 KEY = "toy"
-NAMES = {"sv": "Leksak", "en": "Toy"}
+NAME = _("Toy")
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 EVENT_TYPES = ("stake", "score", "win")
 
@@ -58,13 +58,16 @@ def apply(state: State, event: dict) -> State:
             state,
             pot_ore=state.pot_ore + amount,
             transfers=(Transfer(player, POT, amount),),
-            log=(f"{player} satsar {amount}",),
+            log=(Line(_("{player} stakes {amount}"), player=player, amount=Ore(amount)),),
         )
     if event["type"] == "score":
         scores = list(state.scores)
         scores[index] += int(event["points"])
         return replace(
-            state, scores=tuple(scores), transfers=(), log=(f"{player} +{event['points']}",)
+            state,
+            scores=tuple(scores),
+            transfers=(),
+            log=(Line(_("{player} +{points}"), player=player, points=event["points"]),),
         )
     if event["type"] == "win":
         if state.pot_ore == 0:
@@ -79,6 +82,6 @@ def apply(state: State, event: dict) -> State:
             expected=(),
             transfers=(Transfer(POT, player, state.pot_ore),),
             standings=placements(dict(zip(state.players, scores, strict=True))),
-            log=(f"{player} tar potten",),
+            log=(Line(_("{player} takes the pot"), player=player),),
         )
     raise IllegalEvent(f"unknown event {event['type']!r}")

@@ -1,0 +1,162 @@
+"""One language at a time (issue 15): every page a member of the demo club reaches, and every
+game's pad, is rendered in Swedish and in English; the text a reader sees must not give the
+other language away.
+
+How it cannot be fooled: it reads the visible text only (not attributes, scripts or styles; a
+part marked with its own ``lang``, such as the EN/SV switch, is that language's), from pages
+found by following the links a member sees from the club's home (two levels), plus every pad
+of the demo's games; and it fails on
+- a giveaway word of the other language (short lists of everyday words that no game term
+  shares: "och", "inte" … on English pages; "the", "with" … on Swedish ones);
+- a ``snake_case`` identifier (an option or event name that was never given words);
+- a placeholder that was never filled in (``%(name)s``, ``{name}``).
+Each failure names the page, the language and the words around it.
+"""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+from urllib.parse import urlsplit
+
+import pytest
+from django.test import Client
+
+from club.demo import DEMO_USERNAME, load_demo
+from club.models import Member, User
+from engine import registry
+from scoring import recording
+from scoring.demo import record_evenings
+from scoring.models import Game
+
+ENGLISH_GIVEAWAYS = [
+    "the", "and", "with", "players", "player", "game", "games", "deal", "deals", "record",
+    "undo", "select", "option", "submission", "points", "tricks", "wins", "pays", "takes",
+    "left", "who", "what", "how", "your", "this", "that", "there", "nobody", "everybody",
+]  # fmt: skip
+SWEDISH_GIVEAWAYS = [
+    "och", "inte", "med", "spelare", "spelet", "giv", "given", "betalar", "vinner", "tar",
+    "kvar", "ingen", "alla", "ångra", "spara", "logga", "klubbar", "poäng", "stick", "vem",
+    "hur", "din", "ditt", "detta", "eller", "för", "från", "till",
+]  # fmt: skip
+SNAKE = re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+\b")
+PLACEHOLDER = re.compile(r"%\([a-z_]+\)[sd]|\{[a-z_]+\}")
+SKIP = (
+    "/logout",
+    "/i18n/",
+    "/admin/",
+    "/static/",
+    "/export",
+    ".csv",
+    ".pdf",
+    "/sw.js",
+    "/manifest",
+)
+
+
+class VisibleText(HTMLParser):
+    """The text of a page as a reader sees it, leaving out scripts, styles, the head, and any
+    part marked as another language than the page's."""
+
+    HIDDEN = {"script", "style", "head", "template", "noscript"}
+    VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "wbr"}
+
+    def __init__(self, language: str):
+        super().__init__()
+        self.language = language
+        self.stack: list[bool] = []  # per open element: hidden?
+        self.parts: list[str] = []
+        self.links: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "a" and attrs.get("href"):
+            self.links.append(attrs["href"])
+        if tag in self.VOID:
+            return
+        other = attrs.get("lang") and not attrs["lang"].startswith(self.language)
+        hidden = tag in self.HIDDEN or bool(other) or (self.stack and self.stack[-1])
+        self.stack.append(bool(hidden))
+
+    def handle_endtag(self, tag):
+        if tag not in self.VOID and self.stack:
+            self.stack.pop()
+
+    def handle_data(self, data):
+        if not (self.stack and self.stack[-1]):
+            self.parts.append(data)
+
+    def text(self) -> str:
+        return re.sub(r"\s+", " ", " ".join(self.parts))
+
+
+def _read(client: Client, url: str, language: str) -> VisibleText | None:
+    response = client.get(url, HTTP_ACCEPT_LANGUAGE=language)
+    if response.status_code != 200 or "text/html" not in response.get("Content-Type", ""):
+        return None
+    page = VisibleText(language)
+    page.feed(response.content.decode())
+    return page
+
+
+def _problems(text: str, language: str) -> list[str]:
+    giveaways = SWEDISH_GIVEAWAYS if language == "en" else ENGLISH_GIVEAWAYS
+    found = []
+    for word in giveaways:
+        for match in re.finditer(rf"(?<![\w-]){re.escape(word)}(?![\w-])", text, re.IGNORECASE):
+            found.append(f"{word!r} in …{text[max(0, match.start() - 40) : match.end() + 40]}…")
+            break
+    for pattern in (SNAKE, PLACEHOLDER):
+        for match in pattern.finditer(text):
+            found.append(
+                f"{match.group()!r} in …{text[max(0, match.start() - 40) : match.end() + 40]}…"
+            )
+    return found
+
+
+def _demo_pages(client: Client) -> list[str]:
+    """The pages of the demo club a member reaches: two levels of links from the club's home,
+    and the pad of every game (the demo's finished ones and an open one of each kind)."""
+    club = load_demo()
+    user = User.objects.get(username=DEMO_USERNAME)
+    record_evenings(club, user)
+    client.force_login(user)
+    home = f"/c/{club.slug}/"
+    pages = {home}
+    frontier = [home]
+    for _level in range(2):
+        found = []
+        for url in frontier:
+            page = _read(client, url, "sv")
+            for link in page.links if page else []:
+                parts = urlsplit(link)
+                if parts.netloc or not parts.path.startswith("/"):
+                    continue
+                if any(skip in parts.path for skip in SKIP):
+                    continue
+                path = parts.path + (f"?{parts.query}" if parts.query else "")
+                if path not in pages:
+                    pages.add(path)
+                    found.append(path)
+        frontier = found
+    members = list(Member.objects.filter(club=club).order_by("pk"))
+    for info in registry.all_games():  # an open game of each kind: the pads' entry forms
+        recording.start_game(club, info.key, members[: info.min_players], user)
+    for game in Game.objects.filter(club=club).order_by("game_key", "pk"):
+        pages.add(f"/c/{club.slug}/games/{game.pk}/")
+    return sorted(pages)
+
+
+@pytest.mark.parametrize("language", ["sv", "en"])
+def test_every_page_speaks_one_language(db, client, language):
+    pages = _demo_pages(client)
+    assert len(pages) > 30, pages
+    failures = []
+    for url in pages:
+        page = _read(client, url, language)
+        if page is None:
+            continue
+        failures += [
+            f"{url} [{language}]: {problem}" for problem in _problems(page.text(), language)
+        ]
+    assert not failures, f"{len(failures)} leaks:\n" + "\n".join(failures[:120])
