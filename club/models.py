@@ -290,7 +290,8 @@ class Account(models.Model):
         if self.kind == AccountKind.POT and len(parts) == 2:
             return gettext("Pot: %(game)s") % {"game": _game_name(parts[1])}
         if self.kind == AccountKind.BET and len(parts) == 3:
-            return gettext("Bet %(n)s: %(game)s") % {"n": parts[2], "game": _game_name(parts[1])}
+            game = _game_name(parts[1])
+            return gettext("Bet no. %(n)s: %(game)s") % {"n": parts[2], "game": game}
         return self.name
 
     @property

@@ -122,6 +122,8 @@ def _param(value, names: Mapping[str, str]):
         return ""
     if isinstance(value, str):
         return names.get(value, value)
+    if isinstance(value, int) and not isinstance(value, bool) and value < 0:
+        return f"\u2212{-value}"  # one minus sign, as in money
     return value
 
 

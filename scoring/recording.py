@@ -432,7 +432,7 @@ def _accounts_for(game: Game, keys: set[str]) -> dict[str, Account]:
             accounts[key] = ledger.bet_account(
                 game.club,
                 ledger_key,
-                _("Bet %(n)s: %(game)s") % {"n": key[4:], "game": _(info.name)},
+                _("Bet no. %(n)s: %(game)s") % {"n": key[4:], "game": _(info.name)},
             )
     return accounts
 

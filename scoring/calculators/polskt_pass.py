@@ -128,7 +128,7 @@ def polskt_pass_deal(request: HttpRequest) -> HttpResponse:
 def _calculate(values: dict) -> dict:
     pot = _amount(values["pot"], label=_("Pot"), required=True)
     amounts = [
-        _amount(text, label=_("Bet %(n)s") % {"n": i}, required=False)
+        _amount(text, label=_("Bet no. %(n)s") % {"n": i}, required=False)
         for i, text in enumerate(values["bets"], start=1)
     ]
     betar = tuple(engine.Bet(i, a, ()) for i, a in enumerate(amounts, start=1) if a)

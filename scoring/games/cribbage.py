@@ -9,6 +9,10 @@ from engine.cards import parse_card
 from scoring.calculators import card_grid
 from scoring.games import Pad, names_of, register
 
+# The quick pegging chips: what a card laid can score (a go or last card 1, a pair or fifteen 2,
+# a run 3…, 15 with a pair 4, 15 with a run 5, a pair royal 6, 15 with a pair royal 8, a double
+# pair royal 12).
+PEG_CHIPS = (1, 2, 3, 4, 5, 6, 8, 12)
 POINTS = [n for n in range(cribbage.MAX_HAND + 1) if n not in cribbage.IMPOSSIBLE_HAND_TOTALS]
 
 
@@ -17,6 +21,7 @@ def pad_context(game, state: cribbage.State, seats: list) -> dict:
         "points_choices": points_choices(state),
         "card_grid": card_grid(set()),
         "play": play_context(state, seats),
+        "peg_chips": PEG_CHIPS,
     }
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.base import next_in
 from engine.kille_elimination import State
 from scoring.games import Pad, names_of, register
 from scoring.games.kille import KILLE_CARDS
@@ -24,6 +25,9 @@ def pad_context(game, state: State, seats: list) -> dict:
     out = state.out
     calls = dict(state.calls)
     rows = []
+    still = [key for key in state.players if key not in out]
+    # Förhand: the first player still in on the dealer's left (marked as on the Kille pad).
+    forhand = next_in(state.players, state.dealer, still) if state.dealer and still else None
     for seat in seats:
         score = state.scores[seat.key]
         still_in = seat.key not in out
@@ -34,6 +38,7 @@ def pad_context(game, state: State, seats: list) -> dict:
                 "score": score,
                 "out": not still_in,
                 "dealer": seat.key == state.dealer and not state.finished,
+                "forhand": seat.key == forhand and not state.finished,
                 "to_act": seat.key == state.to_act,
                 "fourth_trick": seat.key == state.fourth_trick,
                 "call": calls.get(seat.key, ""),

@@ -105,3 +105,12 @@ def event_form(parser, token):
     nodelist = parser.parse(("endevent_form",))
     parser.delete_first_token()
     return EventFormNode(nodelist, options)
+
+
+@register.filter
+def signed(value) -> str:
+    """A whole number as people read it in print: a minus sign (−), not a hyphen (``-60`` →
+    ``−60``); anything else as it is."""
+    if isinstance(value, int) and not isinstance(value, bool) and value < 0:
+        return f"\u2212{-value}"
+    return value

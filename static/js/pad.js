@@ -463,6 +463,35 @@
   });
   document.addEventListener("htmx:after:swap", () => updateSums(padEl()));
 
+  // --- the last player's count follows from the others ------------------------------------
+  // A fieldset[data-sum-to] holds one row of number choices per player (tricks in a deal of 9,
+  // 10 or 13): once every row but one has a number, the last is what is left, and is ticked for
+  // the scorer (one tap fewer per deal). Only an untouched row is filled in.
+  function fillTheLast(fieldset) {
+    const total = Number(fieldset.dataset.sumTo);
+    const rows = new Map();
+    for (const input of fieldset.querySelectorAll("input[type=radio]")) {
+      if (!rows.has(input.name)) rows.set(input.name, []);
+      rows.get(input.name).push(input);
+    }
+    const open = [...rows.values()].filter((inputs) => !inputs.some((i) => i.checked));
+    if (open.length !== 1 || rows.size < 2) return;
+    let taken = 0;
+    for (const inputs of rows.values()) {
+      const picked = inputs.find((i) => i.checked);
+      if (picked) taken += Number(picked.value);
+    }
+    const last = open[0].find((i) => Number(i.value) === total - taken);
+    if (!last) return;
+    last.checked = true;
+    last.dispatchEvent(new Event("change", { bubbles: true }));
+  }
+
+  document.addEventListener("change", (event) => {
+    const fieldset = event.target.closest?.("fieldset[data-sum-to]");
+    if (fieldset && event.isTrusted) fillTheLast(fieldset);
+  });
+
   // --- wiring ----------------------------------------------------------------------------
   document.addEventListener(
     "submit",

@@ -53,9 +53,9 @@ def test_a_fyrtioett_game_is_started_and_played_to_41_by_tapping(page, live_serv
     assert shown(page, ".sum-worth") == "39"
     for seat, took in ((3, 0), (2, 0), (1, 8)):
         tap(page, f"tricks-s{seat}-{took}")
-    assert shown(page, ".sum-tricks") == "8"
-    assert shown(page, ".sum-left") == "5"  # s0 took the rest
-    tap(page, "tricks-s0-5")
+    # s0 took the rest: the app ticks it (one tap fewer), and the sums follow.
+    expect(page.get_by_test_id("tricks-s0-5")).to_be_checked()
+    assert shown(page, ".sum-tricks") == "13"
     assert shown(page, ".sum-left") == "0"
     assert_fits_the_phone(page)
     assert_thumb_sized(page)
@@ -63,7 +63,7 @@ def test_a_fyrtioett_game_is_started_and_played_to_41_by_tapping(page, live_serv
     page.get_by_test_id("f41-save").click()
 
     expect(page.get_by_test_id("score-s1")).to_contain_text("16")
-    expect(page.get_by_test_id("score-s3")).to_contain_text("-14")
+    expect(page.get_by_test_id("score-s3")).to_contain_text("−14")
     expect(page.get_by_test_id("f41-sheet")).to_contain_text("8/8 +16")
     page.screenshot(path=output_dir / "fyrtioett-after-one-deal.png", full_page=True)
 
@@ -117,10 +117,11 @@ def test_a_nittionio_deal_with_a_show_is_recorded_by_tapping(page, live_server, 
     tap(page, "bid-s2-2")
     tap(page, "bid-s0-2")
     tap(page, "tricks-s1-4")
+    assert shown(page, ".sum-tricks") == "4"
+    assert shown(page, ".sum-left") == "5"
     tap(page, "tricks-s2-3")
-    assert shown(page, ".sum-tricks") == "7"
-    assert shown(page, ".sum-left") == "2"
-    tap(page, "tricks-s0-2")
+    expect(page.get_by_test_id("tricks-s0-2")).to_be_checked()  # the last follows
+    assert shown(page, ".sum-left") == "0"
     assert_fits_the_phone(page)
     assert_thumb_sized(page)
     page.screenshot(path=output_dir / "nittionio-deal-tapped.png", full_page=True)
@@ -155,8 +156,8 @@ def test_a_femhundra_deal_is_recorded_from_the_bid_table(page, live_server, outp
     tap(page, "call-3-pass")
     tap(page, "tricks-s1-8")
     tap(page, "tricks-s2-1")
-    assert shown(page, ".sum-left") == "1"
-    tap(page, "tricks-s0-1")
+    expect(page.get_by_test_id("tricks-s0-1")).to_be_checked()  # the last follows
+    assert shown(page, ".sum-left") == "0"
     assert_fits_the_phone(page)
     assert_thumb_sized(page)
     page.screenshot(path=output_dir / "femhundra-deal-tapped.png", full_page=True)

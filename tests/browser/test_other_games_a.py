@@ -50,7 +50,7 @@ def test_a_vandatta_game_is_played_by_tapping(page, live_server, output_dir):
     assert hand_sum(page) == "−20"
     page.get_by_test_id("vd-record").click()
     expect(hand.get_by_role("heading")).to_contain_text(players[0].name)
-    expect(page.get_by_test_id("total-s2")).to_contain_text("-20")  # this deal so far
+    expect(page.get_by_test_id("total-s2")).to_contain_text("−20")  # this deal so far
     tap(page, "vd-eights-1")
     tap(page, "vd-aces-1")
     assert hand_sum(page) == "−40"
@@ -60,7 +60,7 @@ def test_a_vandatta_game_is_played_by_tapping(page, live_server, output_dir):
     page.screenshot(path=output_dir / "vandatta-counting-a-hand-as-seen.png")
     page.get_by_test_id("vd-record").click()
     expect(page.get_by_test_id("vd-out")).to_be_visible()
-    expect(page.get_by_test_id("total-s0")).to_contain_text("-40")
+    expect(page.get_by_test_id("total-s0")).to_contain_text("−40")
     page.screenshot(path=output_dir / "vandatta-after-one-deal.png", full_page=True)
 
     # Deal 2: s0 goes out; s1 holds four eights (−100): the game is over.
@@ -73,8 +73,8 @@ def test_a_vandatta_game_is_played_by_tapping(page, live_server, output_dir):
     tap(page, "vd-numbers-3")
     page.get_by_test_id("vd-record").click()
     expect(page.get_by_test_id("winner")).to_contain_text(players[2].name)  # −35
-    expect(page.get_by_test_id("total-s1")).to_contain_text("-100")
-    expect(page.get_by_test_id("vd-sheet")).to_contain_text("-35")
+    expect(page.get_by_test_id("total-s1")).to_contain_text("−100")
+    expect(page.get_by_test_id("vd-sheet")).to_contain_text("−35")
     assert_fits_the_phone(page)
     page.screenshot(path=output_dir / "vandatta-finished.png", full_page=True)
     game = Game.objects.get(game_key="vandatta")

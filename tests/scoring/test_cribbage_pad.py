@@ -187,6 +187,8 @@ def test_the_play_is_recorded_by_tapping_ranks_and_go_and_the_engine_scores_it(
     page = scorer_client.get(pad_url(game)).content.decode()
     assert 'data-testid="play-cards"' in page
     assert 'data-testid="peg-s0-2"' in page  # the quick way is still offered
+    for points in (5, 8, 12):  # 15 and a run, 15 and a pair royal, a double pair royal
+        assert f'data-testid="peg-s0-{points}"' in page
     taps = [("s1", 5), ("s0", 10), ("s1", 7), ("s0", 7), ("s1", "go"), ("s0", 2)]
     taps += [("s1", 3), ("s0", 4), ("s1", 5)]
     for player, rank in taps:

@@ -55,7 +55,8 @@ def test_a_deal_is_recorded_from_the_form_fields(scorer_client, game):
     page = response.content.decode()
     assert "4/5 +4" in page
     assert "7/0 -14" in page
-    assert "Dan Ås: bid 7, 0 tricks, -14 = -14" in page  # the history names the players
+    # The history names the players, with one minus sign.
+    assert "Dan Ås: bid 7, 0 tricks, −14 = −14" in page
 
 
 def test_a_throw_in_passes_the_deal_counter_clockwise(scorer_client, game):

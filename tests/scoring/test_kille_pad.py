@@ -245,6 +245,10 @@ def test_an_elimination_deal_is_recorded_from_the_pad(scorer_client, club, playe
     page = scorer_client.get(url).content.decode()
     for seat in ("s0", "s1", "s2"):
         assert f'data-testid="fourth_trick-{seat}"' in page
+    # s0 deals first, so s1 on his left is förhand, marked as on the Kille pad.
+    assert 'data-testid="forhand-s1"' in page
+    assert 'data-testid="forhand-s0"' not in page
+    assert 'data-testid="forhand-s2"' not in page
     tap(scorer_client, game, "fourth_trick", player="s1")
     page = scorer_client.get(url).content.decode()
     assert 'data-testid="declare-s1"' in page

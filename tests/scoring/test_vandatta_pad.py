@@ -69,7 +69,7 @@ def test_a_deal_is_recorded_hand_by_hand(scorer_client, game):
     }
     page = response.content.decode()
     assert 'data-testid="vd-out"' in page  # the next deal starts with the same question
-    assert "Sune Skrivare: -60 = -60" in page  # the history names the players
+    assert "Sune Skrivare: −60 = −60" in page  # the history names the players
 
 
 def test_the_hand_form_shows_what_each_count_costs_from_the_engines_values(
