@@ -119,7 +119,7 @@ def game_start(request: HttpRequest, game_key: str) -> HttpResponse:
     return render(
         request,
         "scoring/game_start.html",
-        {"form": form, "info": info, "lang": _lang()},
+        {"form": form, "info": info, "game_name": _(info.name)},
         status=422 if form.is_bound else 200,
     )
 

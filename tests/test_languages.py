@@ -9,7 +9,8 @@ of the demo's games; and it fails on
 - a giveaway word of the other language (short lists of everyday words that no game term
   shares: "och", "inte" … on English pages; "the", "with" … on Swedish ones);
 - a ``snake_case`` identifier (an option or event name that was never given words);
-- a placeholder that was never filled in (``%(name)s``, ``{name}``).
+- a placeholder that was never filled in (``%(name)s``, ``{name}``);
+- a page whose own title is empty (a name that no longer reaches the page).
 Each failure names the page, the language and the words around it.
 """
 
@@ -95,7 +96,10 @@ def _read(client: Client, url: str, language: str) -> VisibleText | None:
     if response.status_code != 200 or "text/html" not in response.get("Content-Type", ""):
         return None
     page = VisibleText(language)
-    page.feed(response.content.decode())
+    html = response.content.decode()
+    page.feed(html)
+    title = re.search(r"<title>(.*?)</title>", html, re.S)
+    page.untitled = bool(title) and title.group(1).strip().startswith("·")
     return page
 
 
@@ -159,4 +163,6 @@ def test_every_page_speaks_one_language(db, client, language):
         failures += [
             f"{url} [{language}]: {problem}" for problem in _problems(page.text(), language)
         ]
+        if page.untitled:  # a name that no longer reaches the page (a title " · Club")
+            failures.append(f"{url} [{language}]: the page's own title is empty")
     assert not failures, f"{len(failures)} leaks:\n" + "\n".join(failures[:120])
