@@ -121,6 +121,8 @@ def _param(value, names: Mapping[str, str]):
             return render_lines(value["lines"], names)
         return ""
     if isinstance(value, str):
+        if _NEGATIVE.fullmatch(value):  # a signed number an engine wrote as text ("-14")
+            return f"\u2212{value[1:]}"
         return names.get(value, value)
     if isinstance(value, int) and not isinstance(value, bool) and value < 0:
         return f"\u2212{-value}"  # one minus sign, as in money
@@ -133,6 +135,7 @@ def with_names(text: str, names: Mapping[str, str]) -> str:
 
 
 _SEAT_KEY = re.compile(r"\bs\d+\b")
+_NEGATIVE = re.compile(r"-\d+")
 
 
 # --- the ledger's memos of game money --------------------------------------------------------

@@ -17,7 +17,7 @@ from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template import TemplateDoesNotExist
-from django.template.loader import select_template
+from django.template.loader import get_template
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
@@ -274,11 +274,8 @@ def game_help(request: HttpRequest, game_key: str) -> HttpResponse:
     """How the app scores a game, in Swedish and English; no login needed."""
     if game_key not in registry.game_keys():
         raise Http404
-    language = _lang()
     try:
-        template = select_template(
-            [f"scoring/help/{game_key}.{language}.html", f"scoring/help/{game_key}.sv.html"]
-        )
+        template = get_template(f"scoring/help/{game_key}.html")
     except TemplateDoesNotExist:
         raise Http404 from None
     try:

@@ -73,6 +73,7 @@ def pad_context(game, state: State, seats: list) -> dict:
             "number": row.number,
             "outcome": row.outcome,
             "pot_after": row.pot_after,
+            "pot_won": row.pot_before,  # the winner takes the whole pot (K6)
             "penalty_ore": row.penalty_ore,
             "dealer_name": names.get(row.dealer, row.dealer),
             "winner_name": names.get(row.winner or "", ""),

@@ -78,6 +78,9 @@ def test_a_deal_with_a_showing_posts_every_stake_and_payout(scorer_client, club,
     assert balances(players) == [2100, -1700, -500, -300]
     assert state["deals"][-1]["winner"] == "s0"
     assert state["pots_won"]["s0"] == 1
+    # The deal's line says what Anna won (the 12 kr pot), not her net of the next stake.
+    page = scorer_client.get(pad_url(game), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Anna Andersson won the showing and the pot: SEK 12.00" in page
     # The ledger's memo names the players, not the seats.
     memo = Event.objects.filter(game=game).latest("seq").money.memo
     assert "Anna Andersson" in memo

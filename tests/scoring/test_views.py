@@ -369,9 +369,7 @@ def test_a_whole_number_option_is_read_in_ascii_digits_within_bounds(
 
 
 @pytest.mark.parametrize(("language", "name"), [("sv", "Nittionio"), ("en", "Ninety-nine")])
-def test_the_start_page_names_the_game_in_the_readers_language(
-    scorer_client, club, language, name
-):
+def test_the_start_page_names_the_game_in_the_readers_language(scorer_client, club, language, name):
     url = reverse("scoring:game-start", args=[club.slug, "nittionio"])
     page = scorer_client.get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode()
     assert f"<h1>{name}</h1>" in page
