@@ -161,7 +161,7 @@ def transaction_rows(
             str(tx.pk),
             text_cell(tx.memo),
             sources.get(tx.source, tx.source),
-            text_cell(entry.account.name),
+            text_cell(entry.account.label),
             kinds.get(entry.account.kind, entry.account.kind),
             ore_to_decimal_text(entry.amount_ore, language),
             str(tx.reverses_id or ""),
@@ -186,7 +186,7 @@ def balance_rows(club: Club, language: str, at: Date | None = None) -> Iterator[
         if account.kind in DEBIT_NORMAL_KINDS:
             amount = -amount
         yield [
-            text_cell(account.name),
+            text_cell(account.label),
             kinds.get(account.kind, account.kind),
             ore_to_decimal_text(amount, language),
             YES[language] if account.closed_at else "",

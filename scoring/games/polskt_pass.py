@@ -17,7 +17,7 @@ import json
 from club.models import Account, AccountKind
 from engine import polskt_pass as engine
 from engine.base import clockwise, left_of, right_of
-from scoring.games import Pad, names_of, register
+from scoring.games import Pad, names_of, register, short_names
 from scoring.models import Game, GameStatus
 
 BET_PREFIX = f"bet:{engine.KEY}:"
@@ -124,9 +124,11 @@ def pad_context(game, state: engine.State, seats: list) -> dict:
         pp["trump"] = _suit(current.trump) if current.trump else None
         pp["spelforare"] = _owners_text(current.spelforare, names)
         pp["round"] = current.round
+        short = short_names(names)
         pp["bidders"] = [
             {
                 "seat": by_key[key],
+                "name": short[key],  # first names where they are unique: the row keeps 4 suits
                 # All four columns, so the rows line up; the others may not name the turned suit.
                 "suits": [
                     {**_suit(code), "allowed": key == current.forhand or code != turned}

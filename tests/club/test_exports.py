@@ -98,7 +98,7 @@ def test_the_transactions_csv_in_swedish(treasurer_client, club, books):
             str(books["game"].pk),
             "Kille; insats",
             "spel",
-            "Killepotten",
+            "Pott: Kille",  # an account reads by what it is, in the file's language
             "pott",
             "25,00",
             "",
@@ -127,11 +127,11 @@ def test_the_transactions_csv_in_english_and_by_date(treasurer_client, club, boo
         "Corrects",
     ]
     assert [(r[3], r[4], r[6]) for r in rows[1:]] == [
-        ("manual", "Kontanter", "-150.50"),
+        ("manual", "Cash", "-150.50"),
         ("manual", "Anna Ek", "150.50"),
         ("game", "Anna Ek", "-12.50"),
         ("game", "Bo Al", "-12.50"),
-        ("game", "Killepotten", "25.00"),
+        ("game", "Pot: Kille", "25.00"),
     ]
 
 
@@ -149,13 +149,13 @@ def test_the_balances_csv_in_both_languages_now_and_at_a_date(treasurer_client, 
     lines = {r[0]: r[1:] for r in rows[1:]}
     assert lines["Anna Ek"] == ["medlem", "150,50", ""]
     assert lines["Kontanter"] == ["kontanter", "150,50", ""]  # cash in the box reads positive
-    assert lines["Killepotten"] == ["pott", "0,00", ""]
+    assert lines["Pott: Kille"] == ["pott", "0,00", ""]
     client = in_language(treasurer_client, "en")
     _, rows = read_csv(client.get(export_url(club, "export-balances"), {"bal-at": "2026-03-31"}))
     assert rows[0] == ["Account", "Account type", "Balance (SEK)", "Closed"]
     lines = {r[0]: r[1:] for r in rows[1:]}
     assert lines["Anna Ek"] == ["member", "138.00", ""]
-    assert lines["Killepotten"] == ["pot", "25.00", ""]
+    assert lines["Pot: Kille"] == ["pot", "25.00", ""]
 
 
 def test_the_csv_streams_without_a_query_per_row(

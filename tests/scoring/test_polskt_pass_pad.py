@@ -4,6 +4,8 @@ refused with nothing stored, the calculator and the help pages."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -130,6 +132,10 @@ def test_the_pad_shows_each_step_with_the_pot_and_betar(pad, club, scorer):
     assert 'data-testid="pp-bid-s1-H"' in page
     assert 'data-testid="pp-bid-s2-H"' not in page
     assert 'data-testid="pp-bid-s2-S"' in page
+    # The wieder grid names each bidder by first name (unique here), so four suits fit beside it.
+    names = re.findall(r'<span class="pp-bid-name">([^<]*)', page)
+    assert len(names) == 4
+    assert all(" " not in name.strip() for name in names), names
     pad.post("bid", player="s3", suit="C")
     page = client.get(url, **HTMX).content.decode()
     assert 'data-testid="pp-trick-s0"' in page
