@@ -93,3 +93,24 @@ def post_once() -> None:
 
 
 report("POST peg through the view (htmx pad re-render)", timed(post_once, 200))
+
+
+# The phones' live sync: a poll that finds nothing new (every 2 s per phone at a club evening).
+poll_url = reverse("scoring:game-poll", args=[club.slug, http_game.pk])
+http_game.refresh_from_db(fields=["seq"])
+poll_query = {"seq": http_game.seq}
+
+
+def poll_once() -> None:
+    response = client.get(poll_url, poll_query, HTTP_HX_REQUEST="true")
+    assert response.status_code == 204, response.status_code
+
+
+poll_once()  # the session reaches the cache
+report("GET poll that finds nothing new (204, server time)", timed(poll_once, 1000))
+
+pad_url = reverse("scoring:game-detail", args=[club.slug, http_game.pk])
+report(
+    "GET pad (htmx), a cribbage game of 200 events",
+    timed(lambda: client.get(pad_url, HTTP_HX_REQUEST="true"), 200),
+)

@@ -13,6 +13,7 @@ import secrets
 import uuid
 
 from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -195,20 +196,31 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 @require_safe
-@club_view()
-def game_poll(request: HttpRequest, game_id: int) -> HttpResponse:
+@login_required
+def game_poll(request: HttpRequest, club_slug: str, game_id: int) -> HttpResponse:
+    """The phones' live sync, every 2 s per phone: "anything after seq N?". A poll that finds
+    nothing new answers 204 from one query — the game's seq, if the user is an active member of
+    its club (the same access as the pad) — and writes nothing; the login comes from the cached
+    session. Only a poll that finds something renders the pad, through the pad's own view."""
     try:
         seq = inputs.parse_int(request.GET.get("seq", ""), lo=0, hi=MAX_SEQ)
     except ValidationError:
         seq = None  # a phone that sent no readable seq gets the whole pad
     current = (
-        Game.objects.filter(club=request.club, pk=game_id).values_list("seq", flat=True).first()
+        Game.objects.filter(
+            pk=game_id,
+            club__slug=club_slug,
+            club__members__user=request.user,
+            club__members__active=True,
+        )
+        .values_list("seq", flat=True)
+        .first()
     )
     if current is None:
         raise Http404
     if seq == current:
         return HttpResponse(status=204)
-    return _render_pad(request, _game(request, game_id))
+    return game_detail(request, club_slug=club_slug, game_id=game_id)
 
 
 @require_POST

@@ -1,9 +1,11 @@
 from __future__ import annotations
 
 import pytest
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from club.models import Club
 from scoring import recording
 from scoring.models import Event, Game, GameStatus
 from tests.conftest import client_for
@@ -86,6 +88,25 @@ def test_polling_answers_204_until_something_changes(scorer_client, scorer, game
     response = scorer_client.get(url, {"seq": 0}, **HTMX)
     assert response.status_code == 200
     assert "Sune Skrivare stakes 1,00\u00a0kr" in response.content.decode()
+
+
+def test_a_poll_that_finds_nothing_new_writes_nothing_and_asks_the_database_twice(
+    scorer_client, game
+):
+    url = reverse("scoring:game-poll", args=[game.club.slug, game.pk])
+    scorer_client.get(url, {"seq": 0}, **HTMX)  # the session reaches the cache
+    with CaptureQueriesContext(connection) as queries:
+        assert scorer_client.get(url, {"seq": 0}, **HTMX).status_code == 204
+    sql = [query["sql"] for query in queries.captured_queries]
+    assert all(statement.lstrip().upper().startswith("SELECT") for statement in sql), sql
+    assert len(sql) <= 2, sql  # the user, and the game's seq if the user is in its club
+
+
+def test_a_poll_from_outside_the_club_is_404(game, client):
+    outsider = make_member(Club.objects.create(name="Annan klubb", slug="annan"), "Olle Ute")
+    url = reverse("scoring:game-poll", args=[game.club.slug, game.pk])
+    assert client_for(outsider).get(url, {"seq": 0}, **HTMX).status_code == 404
+    assert client.get(url, {"seq": 0}).status_code == 302  # logged out: to the login page
 
 
 def test_a_plain_member_cannot_record(member_client, game):
