@@ -153,6 +153,14 @@ SESSION_COOKIE_SECURE = not DEBUG
 # poll, every 2 s per phone, then costs no session query. With Redis as the cache in
 # production every worker shares them; the default per-process cache falls back to the row.
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+CACHE_URL = env_str("CACHE_URL")
+CACHES = {
+    "default": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
+        if CACHE_URL
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    )
+}
 CSRF_COOKIE_SECURE = not DEBUG
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
 SECURE_HSTS_SECONDS = 0 if DEBUG else env_int("SECURE_HSTS_SECONDS", 31536000)
