@@ -15,6 +15,11 @@ urlpatterns = [
     # Exports
     path("c/<slug:club_slug>/ledger/exports/", views_exports.export_list, name="export-list"),
     path(
+        "c/<slug:club_slug>/ledger/my-statement/",
+        views_exports.my_statement_start,
+        name="my-statement",
+    ),
+    path(
         "c/<slug:club_slug>/ledger/exports/transactions.csv",
         views_exports.transactions_csv,
         name="export-transactions",

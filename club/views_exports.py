@@ -101,10 +101,40 @@ def statement_start(request: HttpRequest) -> HttpResponse:
     return redirect("club:export-job", club_slug=request.club.slug, job_id=job.pk)
 
 
+def _visible_job(request: HttpRequest, job_id: int, *, defer: bool = False) -> ExportJob:
+    """The treasurer sees every export; a member sees the statements of his own account."""
+    jobs = ExportJob.objects.defer("content") if defer else ExportJob.objects.all()
+    job = get_object_or_404(jobs, pk=job_id, club=request.club)
+    own = (
+        job.kind == ExportJob.Kind.SEASON_STATEMENT
+        and (job.params or {}).get("member") == request.member.pk
+    )
+    if not (own or request.member.can(Role.TREASURER)):
+        raise Http404
+    return job
+
+
+@require_POST
+@club_view()
+def my_statement_start(request: HttpRequest) -> HttpResponse:
+    """A member's own statement of the current season as a PDF, made by the export job."""
+    job, new = exports.request_season_statement(
+        request.club,
+        league.current_season(request.club),
+        request.member,
+        request.user,
+        _language(),
+        "pdf",
+    )
+    if new:
+        build_statement_task.delay_on_commit(job.pk)
+    return redirect("club:export-job", club_slug=request.club.slug, job_id=job.pk)
+
+
 @require_safe
-@club_view(role=Role.TREASURER)
+@club_view()
 def export_job(request: HttpRequest, job_id: int) -> HttpResponse:
-    job = get_object_or_404(ExportJob.objects.defer("content"), pk=job_id, club=request.club)
+    job = _visible_job(request, job_id, defer=True)
     template = "club/export_job.html#progress" if request.htmx else "club/export_job.html"
     return render(request, template, {"job": job})
 
@@ -123,9 +153,9 @@ DOCUMENT_CSP = {
 
 @require_safe
 @csp_override(DOCUMENT_CSP)
-@club_view(role=Role.TREASURER)
+@club_view()
 def export_document(request: HttpRequest, job_id: int) -> HttpResponse:
-    job = get_object_or_404(ExportJob, pk=job_id, club=request.club)
+    job = _visible_job(request, job_id)
     if job.status != ExportJob.Status.DONE:
         raise Http404
     if exports.is_pdf(job):

@@ -311,7 +311,9 @@ def test_members_and_other_clubs_get_nothing(member_client, club, other_club, bo
     names = ["export-list", "export-transactions", "export-balances"]
     for name in names:
         assert member_client.get(export_url(club, name)).status_code == 403
-    assert member_client.get(export_url(club, "export-document", job.pk)).status_code == 403
+    # The club's statement is not hers: a member finds only her own (404, as for any job).
+    assert member_client.get(export_url(club, "export-document", job.pk)).status_code == 404
+    assert member_client.get(export_url(club, "export-job", job.pk)).status_code == 404
     assert (
         member_client.post(export_url(club, "export-statement"), {"season": season.pk}).status_code
         == 403
@@ -475,3 +477,29 @@ def test_a_game_is_one_line_of_the_document(club, member, season):
     _pages, text = pdf_text(exports.job_pdf(exports.build_season_statement(job.pk)))
     assert "2026-03-05 Kille #7 · 3 poster 2,00 kr 2,00 kr" in text
     assert "giv 2" not in text
+
+
+@time_machine.travel("2026-03-10 12:00 +0100")  # within the season, login and all
+def test_a_member_downloads_his_own_statement_as_a_pdf_and_no_one_elses(
+    club, books, season, django_capture_on_commit_callbacks
+):
+    member = make_member(club, "Anna Inloggad")
+    client = client_for(member)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(reverse("club:my-statement", args=[club.slug]))
+    job = ExportJob.objects.get()
+    assert job.params["member"] == member.pk
+    assert job.params["format"] == "pdf"
+    page = client.get(response["Location"])
+    assert 'data-testid="export-pdf"' in page.content.decode()
+    download = client.get(export_url(club, "export-document", job.pk))
+    assert download["Content-Type"] == "application/pdf"
+    _pages, text = pdf_text(download.content)
+    assert "Kontoutdrag: Anna Inloggad" in text
+    assert "Anna Ek" not in text  # her statement only, not the club's
+    # Another member sees neither her job nor its document; the exports list stays the
+    # treasurer's.
+    other = client_for(make_member(club, "Olle Annan"))
+    assert other.get(response["Location"]).status_code == 404
+    assert other.get(export_url(club, "export-document", job.pk)).status_code == 404
+    assert client.get(export_url(club, "export-list")).status_code == 403
