@@ -52,6 +52,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from club.models import (
+    SYSTEM_LABELS,
     Account,
     AccountKind,
     AuditRecord,
@@ -76,13 +77,6 @@ class LedgerError(ValidationError):
 
 # --- accounts ------------------------------------------------------------------------------
 
-SYSTEM_ACCOUNT_NAMES = {
-    AccountKind.TREASURY: "Klubbkassan",
-    AccountKind.CASH: "Kontanter",
-    AccountKind.DUES_INCOME: "Medlemsavgifter",
-    AccountKind.EXPENSES: "Utgifter",
-}
-
 
 def member_account_key(member_id: int) -> str:
     return f"member:{member_id}"
@@ -100,10 +94,10 @@ def member_account(member: Member) -> Account:
 def system_account(club: Club, kind: str) -> Account:
     """The club's one treasury, cash, dues income or expenses account."""
     kind = AccountKind(kind)
-    if kind not in SYSTEM_ACCOUNT_NAMES:
+    if kind not in SYSTEM_LABELS:
         raise ValueError(f"{kind} is not a system account kind")
     account, _created = Account.objects.get_or_create(
-        club=club, key=kind.value, defaults={"kind": kind, "name": SYSTEM_ACCOUNT_NAMES[kind]}
+        club=club, key=kind.value, defaults={"kind": kind, "name": str(SYSTEM_LABELS[kind])}
     )
     return account
 

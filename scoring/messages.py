@@ -156,12 +156,12 @@ def describe_game_money(transactions: list) -> dict:
             wanted[tx] = (int(match[1]), int(match[2]))
     if not wanted:
         return {}
-    game_ids = {game_id for game_id, _seq in wanted.values()}
-    events = {
-        (event.game_id, event.seq): event
-        for event in Event.objects.filter(game_id__in=game_ids).select_related("game")
-        if (event.game_id, event.seq) in set(wanted.values())
-    }
+    pairs = set(wanted.values())
+    game_ids = {game_id for game_id, _seq in pairs}
+    candidates = Event.objects.filter(
+        game_id__in=game_ids, seq__in={seq for _game_id, seq in pairs}
+    ).select_related("game")
+    events = {(e.game_id, e.seq): e for e in candidates if (e.game_id, e.seq) in pairs}
     names: dict[int, dict[str, str]] = {}
     for seat in Seat.objects.filter(game_id__in=game_ids).select_related("member"):
         names.setdefault(seat.game_id, {})[seat.key] = seat.name

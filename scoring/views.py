@@ -26,7 +26,6 @@ from club import ledger
 from club.access import club_view
 from club.models import Account, Role
 from core import inputs
-from core.i18n import language
 from engine import registry
 from scoring import calculators as calc
 from scoring import games, history, recording
@@ -56,10 +55,6 @@ def play(request: HttpRequest) -> HttpResponse:
             "open_games": open_games,
         },
     )
-
-
-def _lang() -> str:
-    return language()
 
 
 def _setup_for(

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from importlib import import_module
 from types import ModuleType
 
-from core.i18n import language
 from engine.cards import FULL_DECK, Suit
 
 
@@ -37,10 +36,6 @@ def urlpatterns() -> list:
 
 def links() -> list[tuple[str, str]]:
     return [link for module in modules() for link in getattr(module, "LINKS", [])]
-
-
-def lang() -> str:
-    return language()
 
 
 @dataclass(frozen=True)
