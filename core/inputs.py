@@ -382,6 +382,32 @@ class IntegerField(forms.IntegerField):
         return attrs
 
 
+MAX_PK = 2**63 - 1  # the databases' largest key: a bigger "id" is no row, not a crash
+
+
+def is_pk_text(value: object) -> bool:
+    """Whether a submitted value can be a row's key: ASCII digits within ``MAX_PK``."""
+    text = (value if isinstance(value, str) else str(value)).strip()
+    return is_int_text(text) and len(text) <= 19 and 0 <= int(text) <= MAX_PK
+
+
+class ModelMultipleChoiceField(forms.ModelMultipleChoiceField):
+    """Django's ``ModelMultipleChoiceField`` that answers "not one of the choices" for a value
+    that cannot be a key (``²``, 5,000 nines) before the database is asked: its ``pk__in``
+    query with a number beyond the database's integers raises instead of finding nothing
+    (a single ``ModelChoiceField`` already finds nothing)."""
+
+    def _check_values(self, value):
+        for item in value:
+            if not is_pk_text(item):
+                raise ValidationError(
+                    self.error_messages["invalid_choice"],
+                    code="invalid_choice",
+                    params={"value": str(item)[:40]},
+                )
+        return super()._check_values(value)
+
+
 class TextField(forms.CharField):
     """A one-line (or ``multiline``) text field through ``clean_text``: a ``max_length`` is
     required, and control characters are refused."""

@@ -92,7 +92,7 @@ def _shown(form_field: forms.Field, value):
 
 
 class StartGameForm(forms.Form):
-    players = forms.ModelMultipleChoiceField(
+    players = inputs.ModelMultipleChoiceField(
         label=_("Players"),
         queryset=Member.objects.none(),
         required=False,

@@ -217,3 +217,13 @@ def test_the_text_field_refuses_control_characters():
     assert not Form({"name": "Å\x1bsa"}).is_valid()
     assert not Form({"name": "Å\x00sa"}).is_valid()
     assert not Form({"name": "x" * 11}).is_valid()
+
+
+@pytest.mark.parametrize("value", ["99999999999999999999", "9" * 5000, "²", "١٢", "-1", "1.0"])
+def test_a_multiple_choice_that_cannot_be_a_key_is_refused_before_the_database(db, value):
+    from club.models import Club  # noqa: PLC0415
+
+    multiple = inputs.ModelMultipleChoiceField(queryset=Club.objects.all())
+    with pytest.raises(ValidationError) as refused:
+        multiple.clean(["1", value])
+    assert refused.value.code == "invalid_choice"
