@@ -21,9 +21,10 @@ from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.urls import reverse  # noqa: E402
 
-from club import league  # noqa: E402
 from club.members import add_member  # noqa: E402
-from club.models import Club, GameResult, Member, Role, Season, User  # noqa: E402
+from club.models import Club, Member, Role, Season, User  # noqa: E402
+from league import services as league  # noqa: E402
+from league.models import GameResult  # noqa: E402
 
 GAMES, MEMBERS = 20_000, 60
 rng = random.Random(7)
@@ -86,7 +87,7 @@ for other in seasons[:-1]:
 
 client = Client()
 client.force_login(user)
-url = reverse("club:league", args=[club.slug])
+url = reverse("league:standings", args=[club.slug])
 params = {"season": season.pk, "game": "kille"}
 client.get(url, params)
 queries: list[str] = []
@@ -104,11 +105,11 @@ report(
     timed(lambda: client.get(url, params), 20),
     f"queries={len(queries)}",
 )
-player_url = reverse("club:league-player", args=[club.slug, members[5].pk])
+player_url = reverse("league:player", args=[club.slug, members[5].pk])
 report("player page", timed(lambda: client.get(player_url, {"game": "kille"}), 20))
 report(
     "head-to-head matrix",
-    timed(lambda: client.get(reverse("club:league-h2h", args=[club.slug]), params), 20),
+    timed(lambda: client.get(reverse("league:h2h", args=[club.slug]), params), 20),
 )
 
 # What one finished game costs: its results recorded, ratings appended, its season recomputed.

@@ -9,7 +9,6 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from club import ledger
 from club.models import Club, Member, Membership, Role, User, hash_token
 from core import inputs
 
@@ -39,7 +38,6 @@ def add_member(
             _("That login already belongs to a member here."), code="dup"
         ) from None
     set_roles(member, {Role.MEMBER, *roles})
-    ledger.member_account(member)  # every member has an account from the start
     return member
 
 

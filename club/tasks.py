@@ -1,45 +1,11 @@
-"""Celery tasks of the club app: thin wrappers around service functions.
-
-Arguments are ids (JSON only); every task is safe to run twice: dues are keyed per member and
-period in the ledger, an export rebuilds its document.
-"""
+"""Celery tasks of the club app."""
 
 from __future__ import annotations
 
 from celery import shared_task
 
-from club import dues, exports, ledger
-from club.models import Club
-
 
 @shared_task
 def ping(number: int) -> dict:
-    """Proves a worker round trip: the answer depends on the argument."""
+    """Proves a worker round trip (tests/test_celery.py): the answer depends on the argument."""
     return {"pong": number * 2}
-
-
-@shared_task
-def charge_all_dues_task() -> dict[str, int]:
-    """Daily (CELERY_BEAT_SCHEDULE): charge what is due for the current period, every club."""
-    return {str(club_id): n for club_id, n in dues.charge_all_dues().items()}
-
-
-@shared_task
-def log_audit_heads_task() -> dict[str, str]:
-    """Daily (CELERY_BEAT_SCHEDULE): each club's audit head into the log, outside the database."""
-    return {str(club_id): head.digest for club_id, head in ledger.log_audit_heads().items()}
-
-
-@shared_task
-def charge_dues_task(club_id: int) -> int:
-    return len(dues.charge_dues(Club.objects.get(pk=club_id)).charged)
-
-
-@shared_task
-def build_statement_task(job_id: int) -> str:
-    return exports.build_season_statement(job_id).status
-
-
-# The league's tasks live beside its service functions; importing them here registers them
-# with a worker, which autodiscovers <app>.tasks only.
-from club.league import recompute_club_task, recompute_game_task  # noqa: E402, F401

@@ -1,4 +1,4 @@
-"""Club pages: start page, members and invites, switching clubs, health."""
+"""Club pages: start page, members and invites, switching clubs."""
 
 from __future__ import annotations
 
@@ -6,17 +6,16 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from club import health, ledger, members
+from club import members, panels
 from club.access import CURRENT_CLUB_SESSION_KEY, club_view, current_club_for, get_member
 from club.forms import InviteAcceptForm, MemberForm
-from club.models import Account, AccountKind, Club, GameResult, Member, Role
-from engine import registry
+from club.models import Club, Member, Role
 
 
 @require_safe
@@ -31,27 +30,9 @@ def home(request: HttpRequest) -> HttpResponse:
 @require_safe
 @club_view()
 def club_home(request: HttpRequest) -> HttpResponse:
-    """The start page: your balance, the pots, the latest results."""
-    club = request.club
-    own = ledger.member_account(request.member)
-    pots = (
-        Account.objects.for_club(club)
-        .filter(kind__in=[AccountKind.POT, AccountKind.BET])
-        .exclude(kind=AccountKind.BET, balance_ore=0)
-        .order_by("-kind", "name")  # the pots, then the outstanding betar
-    )
-    latest = list(
-        GameResult.objects.filter(club=club, placement=1)
-        .select_related("member")
-        .order_by("-finished_at")[:6]
-    )
-    for result in latest:
-        result.game_name = _(registry.display_name(result.game_key))
-    return render(
-        request,
-        "club/club_home.html",
-        {"member": request.member, "own": own, "pots": pots, "latest": latest},
-    )
+    """The start page: what to do, then the other apps' panels (your balance, the pots, the
+    latest winners: ``club.panels``)."""
+    return render(request, "club/club_home.html", {"panels": panels.render_panels(request)})
 
 
 @require_safe
@@ -131,9 +112,3 @@ def invite_accept(request: HttpRequest, token: str) -> HttpResponse:
         messages.success(request, _("Welcome to %(club)s!") % {"club": member.club.name})
         return redirect("club:club-home", club_slug=member.club.slug)
     return render(request, "club/invite_accept.html", {"invited": member, "form": form})
-
-
-@require_safe
-def healthz(request: HttpRequest) -> JsonResponse:
-    report = health.report()
-    return JsonResponse(report, status=200 if report["ok"] else 503)

@@ -27,7 +27,7 @@ if not SECRET_KEY:
     if not DEBUG:
         raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off")
     SECRET_KEY = "django-insecure-protokoll-development-key-only-for-debug"  # noqa: S105
-# Seals the audit trail (club.ledger): an HMAC key kept out of the database and the repository,
+# Seals the audit trail (ledger.services): an HMAC key kept out of the database and the repository,
 # so that someone who can write to the database cannot recompute the chain after an edit.
 AUDIT_KEY = env_secret(
     "AUDIT_KEY", debug=DEBUG, development="protokoll-development-audit-key-only-for-debug"
@@ -45,7 +45,10 @@ INSTALLED_APPS = [
     "django.contrib.humanize",
     "django_htmx",
     "axes",
+    "core",
     "club",
+    "ledger",
+    "league",
     "scoring",
 ]
 
@@ -86,7 +89,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "club.context_processors.current_club",
             ],
-            "builtins": ["club.templatetags.money"],
+            "builtins": ["core.templatetags.money"],
         },
     }
 ]
@@ -259,7 +262,7 @@ DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL") or "Protokoll <protokoll@loca
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
 # Money: the club-level ceiling on any single amount in öre (a payment, transfer, fee, stake),
-# enforced by club.ledger and the forms; the rules engine's own bound (engine.base) is the
+# enforced by ledger.services and the forms; the rules engine's own bound (engine.base) is the
 # default, so a club may lower the ceiling but not raise it above 1 000 000 kr.
 MAX_AMOUNT_ORE = env_int("MAX_AMOUNT_ORE", ENGINE_MAX_AMOUNT_ORE)
 if not 1 <= MAX_AMOUNT_ORE <= ENGINE_MAX_AMOUNT_ORE:
@@ -282,13 +285,13 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Charging is keyed per member and period, so a day missed is made up and a rerun is harmless.
 CELERY_BEAT_SCHEDULE = {
     "charge-dues": {
-        "task": "club.tasks.charge_all_dues_task",
+        "task": "ledger.tasks.charge_all_dues_task",
         "schedule": crontab(hour=4, minute=10),
     },
     # Each club's audit head into the log (logger "protokoll.audit"): a copy outside the
     # database that a rewritten or shortened chain can be compared with (README).
     "log-audit-heads": {
-        "task": "club.tasks.log_audit_heads_task",
+        "task": "ledger.tasks.log_audit_heads_task",
         "schedule": crontab(hour=4, minute=40),
     },
 }
@@ -304,7 +307,7 @@ LOGGING = {
         "celery.app.trace": {"level": "WARNING" if CELERY_TASK_ALWAYS_EAGER else "INFO"},
         # django-axes says INFO for every login and logout; failures and lockouts are WARNING.
         "axes": {"level": "WARNING"},
-        # The daily audit heads are kept whatever LOG_LEVEL says (club.ledger.log_audit_heads).
+        # The daily audit heads are kept whatever LOG_LEVEL says (ledger.services.log_audit_heads).
         "protokoll.audit": {"level": "INFO"},
     },
 }

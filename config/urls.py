@@ -3,8 +3,8 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path, reverse_lazy
 
 from club import views as club_views
-from club import views_account, views_league
-from config import pwa
+from club import views_account
+from config import health, pwa
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -51,14 +51,15 @@ urlpatterns = [
     ),
     path("invite/<str:token>/", club_views.invite_accept, name="invite-accept"),
     path("i18n/", include("django.conf.urls.i18n")),
-    path("healthz", club_views.healthz, name="healthz"),
+    path("healthz", health.healthz, name="healthz"),
     # The installable app: served from the root, so the worker's scope covers every page.
     path("manifest.webmanifest", pwa.manifest, name="manifest"),
     path("sw.js", pwa.service_worker, name="service-worker"),
     path("offline/", pwa.offline, name="offline"),
-    path("league/<str:token>/", views_league.shared_standings, name="league-shared"),
     path("", include("scoring.urls")),
     path("", include("club.urls")),
+    path("", include("ledger.urls")),
+    path("", include("league.urls")),
 ]
 
 # Error pages in the app's style and language (templates/400.html … 500.html).

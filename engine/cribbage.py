@@ -26,13 +26,13 @@ Pegging
 
 The game (``new_game`` / ``apply``)
 - 2 players (3 as a club option), to 121 (option 61). Each deal: ``starter`` (his heels: 2 to
-  the dealer for a jack), ``peg`` events during play, then the shows in the order the rules
-  count them: the player left of the dealer first, the dealer last, then the crib. A show gives
-  either ``points`` or the ``cards`` (the engine counts them); points no four cards can score
-  with the starter cut are refused (``IMPOSSIBLE_WITH_STARTER``: 29 needs a five, with a king
-  the best is 28, and 19, 25, 26 and 27 never happen). The game ends the instant someone
-  reaches the target; nothing after that counts. A loser below 91 is skunked (below 61 double
-  skunked); for a game to 61 the lines are 31 and 1.
+  the dealer for a jack), ``peg`` events during play (or late, below), then the shows in the
+  order the rules count them: the player left of the dealer first, the dealer last, then the
+  crib. A show gives either ``points`` or the ``cards`` (the engine counts them); points no four
+  cards can score with the starter cut are refused (``IMPOSSIBLE_WITH_STARTER``: 29 needs a
+  five, with a king the best is 28, and 19, 25, 26 and 27 never happen). The game ends the
+  instant someone reaches the target; nothing after that counts. A loser below 91 is skunked
+  (below 61 double skunked); for a game to 61 the lines are 31 and 1.
 - Events (payloads declared in ``EVENTS``; ``dispatch`` refuses an unknown key, a missing one
   and a value of the wrong kind, naming it): {"type": "starter", "card": "JD"};
   {"type": "peg", "player": p, "points": n}; {"type": "play", "player": p, "card": 5};
@@ -49,6 +49,12 @@ The game (``new_game`` / ``apply``)
   less) are refused. 31 scores 2 and starts a new count led by the next player; when nobody
   can play the latest player takes 1 for go and the next player leads; the last card of the
   deal scores 1 unless it makes 31. The shows wait until every card is played.
+- A point from the play that nobody pegged (a go, the last card, a pair) is pegged when someone
+  remembers: in a deal recorded the quick way a ``peg`` is also taken during the shows and the
+  crib ("pegged late" in the log), until the crib is counted and the deal is over. It goes to
+  the deal's pegging column and moves the board at once, so it can win the game before the
+  hands still to count (the rules have no muggins). A deal played card by card takes no
+  ``peg``: the app counts its pegging.
 
 Discard advice
 - ``discard_advice(six_cards, is_dealer)``: all 15 discards ranked by expected hand points over
@@ -725,15 +731,19 @@ def _on_starter(state: State, event: dict) -> State:
 
 
 def _on_peg(state: State, event: dict) -> State:
-    _check_pegging(state)
+    if state.phase not in ("pegging", "show", "crib"):
+        raise IllegalEvent(_("points from the play are pegged after the starter is cut"))
     if _by_cards(state):
         raise IllegalEvent(
             _("this deal is played card by card, so the app counts its pegging points")
         )
     player, points = event["player"], event["points"]
-    return _with_next(
-        _peg(state, player, points, Line(_("{player} +{points}"), player=player, points=points))
-    )
+    line = Line(_("{player} +{points}"), player=player, points=points)
+    if state.phase != "pegging":
+        # A point from the play remembered while the hands are counted is pegged then (no
+        # muggins), and the board moves now: it can win the game before the hands still to come.
+        line = Line(_("{player} +{points} (pegged late)"), player=player, points=points)
+    return _with_next(_peg(state, player, points, line))
 
 
 def _peg(state: State, player: str, points: int, line: Line) -> State:
@@ -1043,11 +1053,12 @@ def _show_points(state: State, event: dict, crib: bool) -> tuple[int, Line | Non
 def _with_next(state: State) -> State:
     if state.finished:
         return state
+    late_peg = () if _by_cards(state) else ("peg",)
     expected = {
         "starter": ("starter",),
         "pegging": _pegging_expected(state),
-        "show": ("show",),
-        "crib": ("crib",),
+        "show": ("show", *late_peg),
+        "crib": ("crib", *late_peg),
     }[state.phase]
     to_show = None
     if state.phase in ("pegging", "show"):

@@ -7,7 +7,7 @@ books keep what was posted. Corrections are undo and void, on the game's page.
 
 from django.contrib import admin
 
-from club.admin import ReadOnlyAdmin
+from core.admin import ReadOnlyAdmin
 from scoring.models import Event, Game, Seat
 
 

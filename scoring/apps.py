@@ -7,7 +7,7 @@ class ScoringConfig(AppConfig):
     verbose_name = _("Scoring")
 
     def ready(self) -> None:
-        from club import ledger
+        from ledger import services as ledger
         from scoring import audit, messages
 
         # check_ledger verifies that the books hold what the games say (club never imports us).

@@ -17,12 +17,12 @@ things must agree:
 Cost per club: one query for its accounts, one grouped query for the entries of its games'
 transactions (by ref and account), and one each for its games, their seats and their events;
 every game is replayed once, in memory. ``ScoringConfig.ready`` registers ``check_game_money``
-with ``club.ledger.register_check``, since ``club`` never imports ``scoring``.
+with ``ledger.services.register_check``, since ``club`` never imports ``scoring``.
 
 Are the events still what was recorded? ``check_game_events``, registered the same way. Each
 event, undo included, and each voiding has a record in the club's audit chain, appended in the
 same database transaction (``recording.event_audit_data``: game, seq, type, payload, summary,
-who, when and the money's transaction). ``club.ledger.verify_audit`` checks that no record was
+who, when and the money's transaction). ``ledger.services.verify_audit`` checks that no record was
 changed (each is sealed with ``AUDIT_KEY``, which the database does not hold); this check
 compares the records with the rows as they are now: an event edited, deleted or added behind
 the app's back, or a game voided or un-voided in the database, shows. Three queries per club.
@@ -36,9 +36,10 @@ from collections.abc import Iterable
 from django.core.exceptions import ValidationError
 from django.db.models import Prefetch, Sum
 
-from club import ledger
-from club.models import Account, AccountKind, AuditRecord, Club, Entry
+from club.models import Club
 from engine.errors import EngineError
+from ledger import services as ledger
+from ledger.models import Account, AccountKind, AuditRecord, Entry
 from scoring import recording
 from scoring.models import Event, Game, GameStatus
 

@@ -22,13 +22,15 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from club import league, ledger
-from club.models import AccountKind, Club, GameResult, Member, User
+from club.models import Club, Member, User
 from engine import cribbage, fantan, registry
 from engine import kille as kille_engine
 from engine import polskt_pass as pp_engine
 from engine.cards import KILLE_DECK, parse_kille_card
 from engine.errors import EngineError
+from league import services as league
+from ledger import services as ledger
+from ledger.models import AccountKind
 from scoring import games, recording
 from scoring.models import Game
 
@@ -219,7 +221,6 @@ def _backdate(game: Game, when: datetime, duration: timedelta) -> None:
     events were recorded at their times, see ``_play``)."""
     finished = when + duration
     type(game).objects.filter(pk=game.pk).update(started_at=when, finished_at=finished)
-    GameResult.objects.filter(game_ref=game.ref).update(finished_at=finished)
 
 
 class Queue(Generator):

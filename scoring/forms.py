@@ -19,11 +19,11 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from club.forms import submission_field
-from club.ledger import check_amount
 from club.models import Member
-from club.money import KronorField, format_ore
 from core import inputs
+from core.forms import submission_field
+from core.money import KronorField, format_ore
+from ledger.services import check_amount
 from scoring.models import Seat
 
 # A whole-number option (a target, a capital, a count): far beyond any game, within any column.

@@ -25,9 +25,10 @@ from django.db.models.fields.json import KeyTransform
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from club.models import AuditRecord, Club, Member
+from club.models import Club, Member
 from core import inputs
 from engine import registry
+from ledger.models import AuditRecord
 from scoring.models import Game, GameStatus, Seat
 
 PER_PAGE = 25

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 
 from django.utils.translation import gettext
 
-from club.money import format_ore
+from core.money import format_ore
 from engine import registry
 from engine.errors import EngineError, Line, Ore, Text
 
@@ -146,7 +146,7 @@ _GAME_EVENT_REF = re.compile(r"^game:(\d+):event:(\d+)$")
 def describe_game_money(transactions: list) -> dict:
     """The memo of each game transaction in the reader's language: "<game> #<id>: <what the
     event did>" from the event's lines with today's names, and "Undo in game #<id>" for the
-    reversal of one (``club.ledger.describe``; three queries for any number)."""
+    reversal of one (``ledger.services.describe``; three queries for any number)."""
     from scoring.models import Event, Seat  # noqa: PLC0415 - models load with the app registry
 
     wanted = {}

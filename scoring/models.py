@@ -13,7 +13,8 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from club.models import Club, Member, Transaction
+from club.models import Club, Member
+from ledger.models import Transaction
 
 
 class GameStatus(models.TextChoices):

@@ -8,15 +8,16 @@ Appending an event is one database transaction:
    the events the phone missed;
 4. replay the game's effective events through the engine and apply the new one; an illegal
    event raises ``EventRefused`` with the engine's message and nothing is stored;
-5. store the event and the new snapshot, post the event's money with ``club.ledger.post``
+5. store the event and the new snapshot, post the event's money with ``ledger.services.post``
    (idempotent by the key ``game:<id>:event:<seq>``) and seal the event in the club's audit
-   chain (``club.ledger.append_audit``; undo and void are sealed too, ``scoring.audit``
+   chain (``ledger.services.append_audit``; undo and void are sealed too, ``scoring.audit``
    checks the events against their records);
-6. when the game finishes, push the result to ``club.league`` after commit.
+6. when the game finishes, send its results to the league (``league.tasks.record_result_task``,
+   enqueued on commit).
 
 Undo appends an ``undo`` event that cancels the last effective event: the state is replayed
 without it and its money is reversed. Voiding (admin) reverses all of a game's money. These two
-are the only ways to take a game's money back: ``club.ledger.reverse`` refuses a game's
+are the only ways to take a game's money back: ``ledger.services.reverse`` refuses a game's
 transaction unless called from here with ``game_recording=True``, so the events stay the one
 source of truth (``scoring.audit`` checks that the books agree with them).
 
@@ -41,11 +42,14 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from club import league, ledger
-from club.models import Account, AccountKind, AuditRecord, Club, Member, Source, User
+from club.models import Club, Member, User
 from engine import registry
 from engine.base import net_by_account
 from engine.errors import EngineError
+from league import services as league
+from league import tasks as league_tasks
+from ledger import services as ledger
+from ledger.models import Account, AccountKind, AuditRecord, Source
 from scoring.messages import engine_message, lines_of, render_lines, sentence, undo_line
 from scoring.models import Event, Game, GameStatus, Seat
 
@@ -309,7 +313,7 @@ def append_event(
             event.save(update_fields=["money"])
         _audit_event(game, event, by, now)
         nets = _add_nets(nets, new_state.transfers)
-        _store(game, event.seq, new_state, nets)
+        _store(game, event.seq, new_state, nets, at=event.created_at)
     return AppendResult(event, new_state)
 
 
@@ -347,29 +351,30 @@ def _add_nets(nets: dict[str, int], transfers) -> dict[str, int]:
     return merged
 
 
-def _store(game: Game, seq: int, state: Any, nets: dict[str, int]) -> None:
-    """Save seq and snapshot; finish or reopen the game as the state says."""
+def _store(
+    game: Game, seq: int, state: Any, nets: dict[str, int], at: datetime | None = None
+) -> None:
+    """Save seq and snapshot; finish (at the finishing event's time) or reopen the game as the
+    state says."""
     game.seq = seq
     game.snapshot = _snapshot(state, nets)
     was_finished = game.status == GameStatus.FINISHED
     if state.finished and not was_finished:
         game.status = GameStatus.FINISHED
-        game.finished_at = timezone.now()
-        transaction.on_commit(lambda: _record_result(game.pk))
+        game.finished_at = at or timezone.now()
+        _send_result(game)
     elif not state.finished and was_finished:
         game.status = GameStatus.OPEN
         game.finished_at = None
-        transaction.on_commit(lambda: league.remove_results(game.ref))
+        league_tasks.remove_results_task.delay_on_commit(game.ref)
     game.save(update_fields=["seq", "snapshot", "status", "finished_at"])
     # Cached only once committed: a rolled-back append must not leave a state under a seq
     # that a later event will take.
     transaction.on_commit(lambda: _remember(game, (state, nets)))
 
 
-def _record_result(game_id: int) -> None:
-    game = Game.objects.select_related("club").get(pk=game_id)
-    if game.status != GameStatus.FINISHED:
-        return
+def _send_result(game: Game) -> None:
+    """The finished game's results per seat to the league, by a task after commit."""
     seats = {seat.key: seat for seat in game.seats.select_related("member")}
     snapshot = game.snapshot
     nets = snapshot.get("nets", {})
@@ -387,10 +392,12 @@ def _record_result(game_id: int) -> None:
             net_ore=nets.get(s["player"], 0),
             team=teams.get(s["player"]),
             details=details.get(s["player"], {}),
-        )
+        ).as_json()
         for s in snapshot.get("standings", [])
     ]
-    league.record_result(game.club, game.ref, game.game_key, game.finished_at, results)
+    league_tasks.record_result_task.delay_on_commit(
+        game.club_id, game.ref, game.game_key, game.finished_at.isoformat(), results
+    )
 
 
 # --- money ---------------------------------------------------------------------------------
@@ -405,18 +412,17 @@ def account_key(game: Game, key: str, seats: dict[str, Seat]) -> str:
             return ledger.member_account_key(seat.member_id)
         return AccountKind.CASH.value
     if key == "pot":
-        return f"pot:{game.game_key}"
+        return ledger.game_pot_key(game.game_key)
     if key.startswith("bet:"):
-        return f"bet:{game.game_key}:{key[4:]}"
+        return ledger.game_bet_key(game.game_key, key[4:])
     raise EventRefused(_("The engine named an unknown account %(key)s.") % {"key": key})
 
 
 def _accounts_for(game: Game, keys: set[str]) -> dict[str, Account]:
     seats = {seat.key: seat for seat in game.seats.select_related("member")}
-    info = registry.get(game.game_key)
     accounts: dict[str, Account] = {}
     for key in keys:
-        ledger_key = account_key(game, key, seats)
+        account_key(game, key, seats)  # refuses an account the engine may not name
         if key in seats:
             seat = seats[key]
             accounts[key] = (
@@ -425,15 +431,9 @@ def _accounts_for(game: Game, keys: set[str]) -> dict[str, Account]:
                 else ledger.system_account(game.club, AccountKind.CASH)
             )
         elif key == "pot":
-            accounts[key] = ledger.pot_account(
-                game.club, ledger_key, _("Pot: %(game)s") % {"game": _(info.name)}
-            )
+            accounts[key] = ledger.game_pot(game.club, game.game_key)
         else:
-            accounts[key] = ledger.bet_account(
-                game.club,
-                ledger_key,
-                _("Bet no. %(n)s: %(game)s") % {"n": key[4:], "game": _(info.name)},
-            )
+            accounts[key] = ledger.game_bet(game.club, game.game_key, key[4:])
     return accounts
 
 
@@ -546,5 +546,5 @@ def void_game(game: Game, reason: str, by: User | None) -> Game:
         subject=game.ref,
         data={"game": game.pk, "reason": reason},
     )
-    transaction.on_commit(lambda: league.remove_results(game.ref))
+    league_tasks.remove_results_task.delay_on_commit(game.ref)
     return game

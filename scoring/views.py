@@ -22,11 +22,11 @@ from django.template.loader import get_template
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from club import ledger
 from club.access import club_view
-from club.models import Account, Role
+from club.models import Role
 from core import inputs
 from engine import registry
+from ledger import services as ledger
 from scoring import calculators as calc
 from scoring import games, history, recording
 from scoring.forms import StartGameForm, VoidForm
@@ -173,7 +173,7 @@ def _undo_what(history: list) -> str:
 
 
 def _pot_balance(game: Game) -> int | None:
-    account = Account.objects.filter(club=game.club_id, key=f"pot:{game.game_key}").first()
+    account = ledger.game_pot(game.club, game.game_key, create=False)
     return ledger.balance(account) if account else None
 
 

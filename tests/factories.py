@@ -33,3 +33,11 @@ def make_member(
 def make_table(club: Club, first: Member, count: int) -> list[Member]:
     """``first`` and the next ``count - 1`` people of ``TABLE``, in seat order."""
     return [first, *(make_member(club, name) for name in TABLE[: count - 1])]
+
+
+def ledger_url_name(name: str) -> str:
+    """The books' URL name in its own namespace, from the name it had under ``club:`` before
+    the ledger became an app (``ledger-payment`` → ``ledger:payment``)."""
+    if name == "ledger":
+        return "ledger:overview"
+    return "ledger:" + name.removeprefix("ledger-")

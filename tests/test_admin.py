@@ -5,11 +5,16 @@ from django.apps import apps
 from django.contrib import admin
 from django.urls import reverse
 
-from club.models import Transaction
+from ledger.models import Transaction
 
 
 @pytest.mark.parametrize(
-    "model", [m for app in ("club", "scoring") for m in apps.get_app_config(app).get_models()]
+    "model",
+    [
+        m
+        for app in ("club", "ledger", "league", "scoring")
+        for m in apps.get_app_config(app).get_models()
+    ],
 )
 def test_every_model_is_registered_and_its_list_opens(admin_client, model):
     assert admin.site.is_registered(model)
@@ -21,11 +26,11 @@ def test_ledger_rows_cannot_be_changed_in_the_admin(admin_client):
     model_admin = admin.site._registry[Transaction]
     assert not model_admin.has_change_permission(None)
     assert not model_admin.has_delete_permission(None)
-    assert admin_client.get(reverse("admin:club_transaction_add")).status_code == 403
+    assert admin_client.get(reverse("admin:ledger_transaction_add")).status_code == 403
 
 
 def test_a_game_transaction_cannot_be_changed_reversed_or_deleted_in_the_admin(admin_client):
-    from club import ledger
+    from ledger import services as ledger
     from tests.factories import make_club, make_member
 
     club = make_club()
@@ -35,15 +40,15 @@ def test_a_game_transaction_cannot_be_changed_reversed_or_deleted_in_the_admin(a
     tx = ledger.post(club, [(anna, -200), (pot, 200)], "Kille #5", "game", None, key=ref, ref=ref)
     entry = tx.entries.get(account=pot)
 
-    change = reverse("admin:club_transaction_change", args=[tx.pk])
+    change = reverse("admin:ledger_transaction_change", args=[tx.pk])
     page = admin_client.get(change)
     assert page.status_code == 200
     assert b'name="_save"' not in page.content
     assert admin_client.post(change, {"memo": "Ändrad", "source": "manual"}).status_code == 403
-    entry_change = reverse("admin:club_entry_change", args=[entry.pk])
+    entry_change = reverse("admin:ledger_entry_change", args=[entry.pk])
     assert admin_client.post(entry_change, {"amount_ore": "9900"}).status_code == 403
     # No bulk action either: the list offers none that could touch the rows.
-    changelist = reverse("admin:club_transaction_changelist")
+    changelist = reverse("admin:ledger_transaction_changelist")
     listing = admin_client.get(changelist)
     assert listing.context["action_form"] is None
     admin_client.post(changelist, {"action": "delete_selected", "_selected_action": [tx.pk]})

@@ -50,19 +50,10 @@ from hypothesis import HealthCheck, Phase, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
-from club import dues, exports, ledger, payments
-from club.models import (
-    Account,
-    AuditRecord,
-    Entry,
-    ExportJob,
-    Member,
-    Period,
-    Role,
-    Season,
-    Transaction,
-    User,
-)
+from club.models import Member, Role, Season, User
+from ledger import dues, exports, payments
+from ledger import services as ledger
+from ledger.models import Account, AuditRecord, Entry, ExportJob, Period, Transaction
 from scoring import recording
 from scoring.models import Event, Game, Seat
 from tests.factories import make_member, make_table
@@ -246,7 +237,7 @@ def world(club, django_capture_on_commit_callbacks):
     hostile_tokens = ["\x00", "x" * 300, "a" * 43, "%00", "٣"]
     special = {
         "invite-accept": [{"token": t} for t in [invite_token, *hostile_tokens]],
-        "league-shared": [{"token": t} for t in [club.league_share_token, *hostile_tokens]],
+        "league:shared": [{"token": t} for t in [club.league_share_token, *hostile_tokens]],
         "password-reset-confirm": [
             {"uidb64": uid, "token": t}
             for uid in ("MQ", "\x00", "x" * 300)

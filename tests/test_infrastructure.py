@@ -115,9 +115,48 @@ def test_engine_is_standard_library_python_only():
         assert imports_of(path) <= allowed, f"{path.name} imports {imports_of(path) - allowed}"
 
 
-def test_club_never_imports_scoring():
-    for path in (ROOT / "club").rglob("*.py"):
-        assert "scoring" not in imports_of(path), path
+# One-way imports between our apps: club (people, seasons) is the base; the books and the
+# league stand on it and never on each other; scoring (the games) uses all three; nothing but
+# scoring imports scoring. Lazy imports inside functions and import_module/get_model strings
+# count too.
+FORBIDDEN_IMPORTS = {
+    "club": {"scoring", "ledger", "league"},
+    "ledger": {"scoring", "league"},
+    "league": {"scoring", "ledger"},
+}
+
+
+def app_references(path: Path) -> set[str]:
+    """What a module imports, plus the apps it names in import_module("…") or
+    apps.get_model("…", …) calls."""
+    names = imports_of(path)
+    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+        if (
+            isinstance(node, ast.Call)
+            and getattr(node.func, "attr", getattr(node.func, "id", ""))
+            in ("import_module", "get_model")
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+        ):
+            names.add(node.args[0].value.split(".")[0])
+    return names
+
+
+@pytest.mark.parametrize("app", sorted(FORBIDDEN_IMPORTS))
+def test_apps_import_one_way(app):
+    for path in (ROOT / app).rglob("*.py"):
+        wrong = app_references(path) & FORBIDDEN_IMPORTS[app]
+        assert not wrong, f"{path.relative_to(ROOT)} imports {wrong}"
+
+
+def test_the_import_rule_sees_lazy_and_string_imports(tmp_path):
+    module = tmp_path / "m.py"
+    module.write_text(
+        "def f():\n    from scoring import views\n"
+        "def g(apps):\n    return apps.get_model('ledger', 'Account')\n"
+    )
+    assert {"scoring", "ledger"} <= app_references(module)
 
 
 def test_core_imports_only_django_and_the_standard_library():

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_safe
 
-from club.money import parse_kronor
+from core.money import parse_kronor
 from engine import kille
 from engine.base import POT
 from engine.errors import EngineError

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_safe
 
-from club.money import parse_kronor
+from core.money import parse_kronor
 from engine import polskt_pass as engine
 from engine.errors import EngineError
 from scoring.messages import engine_message

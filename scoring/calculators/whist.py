@@ -20,11 +20,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_safe
 
-from club.ledger import check_amount
-from club.money import format_ore, parse_kronor
 from core import inputs
+from core.money import format_ore, parse_kronor
 from engine import whist
 from engine.errors import EngineError
+from ledger.services import check_amount
 from scoring.messages import engine_message
 
 VARIANTS = [

@@ -73,12 +73,12 @@ def start_setup(club, game_key: str) -> dict[str, Any]:
     """What a new game of this club starts from besides players, rules and first dealer: the
     club's pot carried over (for a game whose ``new_game`` takes ``pot_ore``), then the game's
     own hook (Polskt pass: the outstanding betar)."""
-    from club.models import Account  # noqa: PLC0415
+    import ledger  # noqa: PLC0415
     from engine import registry  # noqa: PLC0415
 
     setup: dict[str, Any] = {}
     if "pot_ore" in inspect.signature(registry.get(game_key).module.new_game).parameters:
-        pot = Account.objects.filter(club=club, key=f"pot:{game_key}").first()
+        pot = ledger.game_pot(club, game_key, create=False)
         setup["pot_ore"] = pot.balance_ore if pot else 0
     hook = pad_for(game_key).start_setup
     return setup | (hook(club) if hook else {})

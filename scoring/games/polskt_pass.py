@@ -14,24 +14,18 @@ from __future__ import annotations
 
 import json
 
-from club.models import Account, AccountKind
+import ledger
 from engine import polskt_pass as engine
 from engine.base import clockwise, left_of, right_of
 from scoring.games import Pad, names_of, register, short_names
 from scoring.models import Game, GameStatus
 
-BET_PREFIX = f"bet:{engine.KEY}:"
 _OWNER_SEARCH_DEPTH = 50  # games looked back through for the owners of an old bet
 
 
 def start_setup(club) -> dict:
     """The club's outstanding betar (with owners by name) and the next free bet id."""
-    accounts = Account.objects.filter(club=club, kind=AccountKind.BET, key__startswith=BET_PREFIX)
-    balances: dict[int, int] = {}
-    for key, balance in accounts.values_list("key", "balance_ore"):
-        suffix = key[len(BET_PREFIX) :]
-        if suffix.isdigit():
-            balances[int(suffix)] = balance
+    balances = ledger.game_bet_balances(club, engine.KEY)
     outstanding = sorted(bet_id for bet_id, balance in balances.items() if balance > 0)
     owners = _owners(club, set(outstanding))
     return {

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from club.demo import DEMO_PASSWORD, DEMO_USERNAME, load_demo
-from club.models import GameResult
+from league.models import GameResult
 from scoring import recording
 from scoring.models import Game
 from tests.browser.conftest import (

@@ -13,10 +13,10 @@ from django.urls import reverse
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from club import league
 from club.demo import DEMO_PASSWORD, DEMO_USERNAME, load_demo
-from club.league import PlayerResult
 from club.models import Member, Season
+from league import services as league
+from league.services import PlayerResult
 from tests.browser.conftest import PHONE, assert_fits_the_phone, log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -72,7 +72,7 @@ def test_the_five_columns_fit_the_phone_and_the_rest_are_one_tap_away(
 ):
     club = club_with_a_kille_table()
     log_in(page, live_server, DEMO_USERNAME, DEMO_PASSWORD)
-    page.goto(live_server.url + reverse("club:league", args=[club.slug]) + "?game=kille")
+    page.goto(live_server.url + reverse("league:standings", args=[club.slug]) + "?game=kille")
 
     assert_priority_columns_on_screen(page)
     for name in MORE:
@@ -107,7 +107,7 @@ def test_the_public_link_leaves_out_money_on_the_phone(page, live_server, output
     club = club_with_a_kille_table()
     club.league_share_token = "p" * 43
     club.save(update_fields=["league_share_token"])
-    page.goto(live_server.url + reverse("league-shared", args=[club.league_share_token]))
+    page.goto(live_server.url + reverse("league:shared", args=[club.league_share_token]))
 
     assert_priority_columns_on_screen(page)
     expect(page.get_by_test_id("league-legend")).to_be_visible()

@@ -98,7 +98,7 @@ def test_the_public_league_link_opens_the_share_sheet(page, live_server, output_
     club = load_demo()
     page.add_init_script(RECORD_SHARES)
     log_in(page, live_server, DEMO_USERNAME, DEMO_PASSWORD)
-    page.goto(live_server.url + reverse("club:league", args=[club.slug]))
+    page.goto(live_server.url + reverse("league:standings", args=[club.slug]))
     page.get_by_role("button", name="Skapa en publik länk").click()
     page.get_by_role("button", name="Dela", exact=True).click()
     page.wait_for_function("window.shared.length === 1")

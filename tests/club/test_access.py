@@ -7,8 +7,10 @@ import re
 import pytest
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from club import ledger, payments
-from club.models import AccountKind, Role
+from club.models import Role
+from ledger import payments
+from ledger import services as ledger
+from ledger.models import AccountKind
 from scoring import recording
 from tests.conftest import client_for
 from tests.factories import make_member
@@ -37,7 +39,7 @@ CLUB_URLS = club_url_names()
 
 def test_the_walk_finds_the_club_pages():
     names = {name for name, _ in CLUB_URLS}
-    assert {"club:club-home", "club:member-list", "scoring:play", "club:ledger"} <= names
+    assert {"club:club-home", "club:member-list", "scoring:play", "ledger:overview"} <= names
 
 
 def url_in(club, target, name: str, params: list[str]) -> str:
@@ -123,19 +125,19 @@ ACTIONS = [
     ("start a game", "scoring:play", ("scoring:game-start", "cribbage"), "get"),
     ("record at the table", "scoring:game-detail", ("scoring:game-event", "game"), "post"),
     ("void a game", "scoring:game-detail", ("scoring:game-void", "game"), "get"),
-    ("record a payment", "club:ledger", ("club:ledger-payment",), "get"),
-    ("transfer", "club:ledger", ("club:ledger-transfer",), "get"),
-    ("settle up", "club:ledger", ("club:ledger-settle",), "get"),
-    ("close a period", "club:ledger", ("club:ledger-periods",), "get"),
-    ("membership fee", "club:ledger", ("club:ledger-dues",), "get"),
-    ("exports", "club:ledger", ("club:export-list",), "get"),
-    ("the club's cash", "club:ledger", ("club:ledger-account", "cash"), "get"),
-    ("reverse", "club:ledger-transaction", ("club:ledger-reverse", "transaction"), "post"),
+    ("record a payment", "ledger:overview", ("ledger:payment",), "get"),
+    ("transfer", "ledger:overview", ("ledger:transfer",), "get"),
+    ("settle up", "ledger:overview", ("ledger:settle",), "get"),
+    ("close a period", "ledger:overview", ("ledger:periods",), "get"),
+    ("membership fee", "ledger:overview", ("ledger:dues",), "get"),
+    ("exports", "ledger:overview", ("ledger:export-list",), "get"),
+    ("the club's cash", "ledger:overview", ("ledger:account", "cash"), "get"),
+    ("reverse", "ledger:transaction", ("ledger:reverse", "transaction"), "post"),
     ("invite", "club:member-list", ("club:member-invite", "guest"), "post"),
-    ("league settings", "club:league", ("club:league-settings",), "get"),
-    ("share the league", "club:league", ("club:league-share",), "post"),
+    ("league settings", "league:standings", ("league:settings",), "get"),
+    ("share the league", "league:standings", ("league:share",), "post"),
 ]
-PAGE_ARGS = {"scoring:game-detail": "game", "club:ledger-transaction": "transaction"}
+PAGE_ARGS = {"scoring:game-detail": "game", "ledger:transaction": "transaction"}
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from club import health
+from config import health
 from tests.scoring.pad import HTMX
 
 pytestmark = pytest.mark.django_db
@@ -84,7 +84,7 @@ def test_htmx_gets_only_the_404_message(member_client, club):
 
 
 def test_a_role_refusal_is_the_styled_403_saying_why(member_client, club):
-    response = member_client.get(reverse("club:ledger-payment", args=[club.slug]))
+    response = member_client.get(reverse("ledger:payment", args=[club.slug]))
     assert response.status_code == 403
     page = response.content.decode()
     assert "Du får inte göra detta" in page

@@ -8,9 +8,10 @@ from django.test import RequestFactory
 from django.urls import reverse
 from django.utils.cache import get_max_age
 
-from club import exports, league
+from club.seasons import current_season
 from config.middleware import client_ip, permissions_policy_header
-from tests.factories import make_member
+from ledger import exports
+from tests.factories import ledger_url_name, make_member
 
 pytestmark = pytest.mark.django_db
 
@@ -51,17 +52,17 @@ def test_the_invite_page_is_not_stored_even_signed_out(client, club):
 
 
 def test_exports_and_statements_are_not_stored(treasurer_client, club):
-    job = exports.start_season_statement(club, league.current_season(club), None, None, "sv")
+    job = exports.start_season_statement(club, current_season(club), None, None, "sv")
     exports.build_season_statement(job.pk)
     urls = [
-        reverse(f"club:{name}", args=[club.slug])
+        reverse(ledger_url_name(name), args=[club.slug])
         for name in ("export-transactions", "export-balances", "export-list")
     ] + [
-        reverse(f"club:{name}", args=[club.slug, job.pk])
+        reverse(ledger_url_name(name), args=[club.slug, job.pk])
         for name in ("export-job", "export-document")
     ]
     # …and one's own statement, where "my statement" leads.
-    urls.append(treasurer_client.get(reverse("club:ledger-me", args=[club.slug]))["Location"])
+    urls.append(treasurer_client.get(reverse("ledger:me", args=[club.slug]))["Location"])
     for url in urls:
         response = treasurer_client.get(url)
         assert response.status_code == 200, url

@@ -12,8 +12,11 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
-from club import exports, league, ledger
-from club.models import AccountKind, Club, Role, Source
+from club.models import Club, Role
+from club.seasons import current_season
+from ledger import exports
+from ledger import services as ledger
+from ledger.models import AccountKind, Source
 from scoring import recording
 from tests.conftest import client_for
 from tests.factories import make_member
@@ -43,7 +46,7 @@ def small_club(club):
     tx = ledger.post(club, ledger.legs_for_transfer(cash, own, 5000), "Insats", Source.MANUAL, None)
     period = ledger.close_period(club, "2025", date(2025, 1, 1), date(2025, 12, 31), None)
     game = recording.start_game(club, "cribbage", [boss, other], boss.user)
-    job = exports.start_season_statement(club, league.current_season(club), None, None, "sv")
+    job = exports.start_season_statement(club, current_season(club), None, None, "sv")
     exports.build_season_statement(job.pk)
     Club.objects.filter(pk=club.pk).update(league_share_token="en-delad-ligatabell-for-alla")
     user = boss.user
@@ -60,7 +63,7 @@ def small_club(club):
         "uidb64": urlsafe_base64_encode(force_bytes(user.pk)),
         "token": {
             "invite-accept": invited.new_invite(),
-            "league-shared": "en-delad-ligatabell-for-alla",
+            "league:shared": "en-delad-ligatabell-for-alla",
             "password-reset-confirm": default_token_generator.make_token(user),
         },
     }

@@ -731,3 +731,80 @@ def test_the_pad_is_told_which_ranks_fit_and_when_a_go_may_be_said():
     # 25: only A-6 fit, and the fives are all out (three played, one cut).
     assert c.playable_ranks(state) == {1, 2, 3, 4, 6}
     assert c.go_allowed(state)
+
+
+# --- a peg remembered late ---------------------------------------------------------------------
+# At the table a point from the play that nobody pegged (a go, the last card, a pair) is pegged
+# when somebody remembers, often while the hands are counted; the rules have no muggins, and
+# the game ends the instant someone reaches the target, in the order things are recorded.
+
+
+def peg(player, points):
+    return {"type": "peg", "player": player, "points": points}
+
+
+def hand(player, points):
+    return {"type": "show", "player": player, "points": points}
+
+
+def test_a_peg_forgotten_in_the_play_is_pegged_during_the_show_and_moves_the_board():
+    state = play(cut_for_play("5D"), peg("b", 2), hand("b", 8))
+    assert state.phase == "show"
+    assert set(state.expected) == {"show", "peg"}
+    state = c.apply(state, peg("a", 1))  # a remembers the go
+    assert state.log == ("a +1 (pegged late)",)
+    assert state.log[0].template == "{player} +{points} (pegged late)"
+    assert state.scores == {"a": 1, "b": 10}
+    assert state.back_pegs == {"a": 0, "b": 2}
+    assert state.deals[-1].pegging == {"a": 1, "b": 2}
+    assert state.deals[-1].hands == {"b": 8}
+    assert state.to_show == "a"  # the shows go on where they were
+    state = play(state, hand("a", 4))
+    assert state.phase == "crib"
+    assert set(state.expected) == {"crib", "peg"}
+    state = play(state, peg("b", 1), {"type": "crib", "points": 2})
+    assert state.deals[-2].pegging == {"a": 1, "b": 3}
+    assert state.scores == {"a": 7, "b": 11}
+
+
+def test_a_deal_with_nothing_pegged_in_the_play_takes_a_late_peg_too():
+    state = play(cut_for_play("5D"), hand("b", 8), peg("b", 2))
+    assert state.scores == {"a": 0, "b": 10}
+    assert state.deals[-1].pegging == {"b": 2}
+
+
+def test_a_late_peg_that_reaches_121_wins_and_nothing_after_it_counts():
+    state = replace(cut_for_play("5D"), scores={"a": 119, "b": 100})
+    state = play(state, hand("b", 20))  # b 120
+    state = c.apply(state, peg("a", 2))  # a's forgotten pair: 121, before a's own hand
+    assert state.finished
+    assert state.winner == "a"
+    assert state.scores == {"a": 121, "b": 120}
+    assert state.log == ("a +2 (pegged late)", "a wins")
+    with pytest.raises(IllegalEvent, match="the game is over"):
+        c.apply(state, hand("a", 4))
+
+
+def test_a_deal_played_card_by_card_takes_no_peg_during_the_shows():
+    state = play(
+        cut_for_play(),
+        *(card(p, r) for p, r in zip("babababa", "AAA22233", strict=True)),
+        hand("b", 2),
+    )
+    assert state.expected == ("show",)
+    with pytest.raises(IllegalEvent, match="played card by card, so the app counts"):
+        c.apply(state, peg("a", 1))
+    state = c.apply(state, hand("a", 2))
+    assert state.expected == ("crib",)
+    with pytest.raises(IllegalEvent, match="played card by card, so the app counts"):
+        c.apply(state, peg("a", 1))
+
+
+def test_a_peg_before_the_starter_is_refused_and_after_the_crib_it_waits_for_the_next_cut():
+    with pytest.raises(IllegalEvent, match="after the starter"):
+        c.apply(c.new_game(["a", "b"]), peg("b", 2))
+    counted = play(cut_for_play("5D"), hand("b", 8), hand("a", 4), {"type": "crib", "points": 2})
+    assert counted.phase == "starter"
+    assert "peg" not in counted.expected
+    with pytest.raises(IllegalEvent, match="after the starter"):
+        c.apply(counted, peg("b", 2))

@@ -14,13 +14,13 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from club import ledger
-from club.models import Account, AuditRecord, Entry, Source
+from ledger import services as ledger
+from ledger.models import Account, AuditRecord, Entry, Source
 from scoring import audit, recording
 from scoring.models import Event, Game, GameStatus
-from tests.club.test_audit import forge
 from tests.concurrency import at_once, postgres_only
 from tests.factories import make_club, make_member, make_user
+from tests.ledger.test_audit import forge
 from tests.scoring.test_demo import load
 
 

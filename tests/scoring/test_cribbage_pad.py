@@ -9,10 +9,10 @@ from dataclasses import replace
 import pytest
 from django.urls import reverse
 
-from club import ledger
-from club.models import GameResult
 from engine import cribbage
-from scoring.games.cribbage import points_choices
+from league.models import GameResult
+from ledger import services as ledger
+from scoring.games.cribbage import PEG_CHIPS, points_choices
 from scoring.models import GameStatus
 from tests.scoring.pad import p_fields, pad_url, post_event, start_from_form
 
@@ -228,3 +228,59 @@ def test_a_card_out_of_turn_is_refused_in_swedish_and_nothing_is_stored(
     assert refusal in response.content.decode()
     game.refresh_from_db()
     assert game.seq == 1
+
+
+# --- a peg remembered late -----------------------------------------------------------------------
+
+
+def test_a_peg_forgotten_in_the_play_is_offered_under_the_show_and_moves_the_score(
+    scorer_client, club, scorer, member
+):
+    game = start(scorer_client, club, [scorer, member])
+    record(scorer_client, game, "starter", card="5D")
+    page = scorer_client.get(pad_url(game)).content.decode()
+    assert 'data-testid="peg-s0-2"' in page  # pegging: the chips as they always were
+    assert 'data-testid="late-peg"' not in page
+    record(scorer_client, game, "peg", player="s1", points=2)
+    record(scorer_client, game, "show", player="s1", points=8)
+    page = scorer_client.get(pad_url(game)).content.decode()
+    assert "Glömde någon att pegga i spelet?" in page
+    for seat in ("s0", "s1"):
+        for points in PEG_CHIPS:
+            assert f'data-testid="peg-{seat}-{points}"' in page
+    # Folded away below the count, so the grid stays where the thumb expects it.
+    assert page.index('data-testid="show-2"') < page.index('data-testid="late-peg"')
+    assert '<details class="late-peg" data-testid="late-peg">' in page
+    # Sune (the dealer) remembers his go: on the board now, in the deal's pegging column.
+    response = record(scorer_client, game, "peg", player="s0", points=1)
+    assert response.status_code == 200
+    game.refresh_from_db()
+    assert game.snapshot["scores"] == {"s0": 1, "s1": 10}
+    assert game.snapshot["deals"][-1]["pegging"] == {"s0": 1, "s1": 2}
+    assert "Sune Skrivare +1 (i efterhand, från spelet)" in response.content.decode()
+    assert game.snapshot["to_show"] == "s0"  # his hand is still to count
+    record(scorer_client, game, "show", player="s0", points=4)
+    page = scorer_client.get(pad_url(game)).content.decode()
+    assert 'data-testid="crib-2"' in page
+    assert 'data-testid="peg-s1-1"' in page  # and while the crib is counted
+
+
+def test_a_deal_played_card_by_card_offers_no_late_peg_and_refuses_one(
+    scorer_client, club, scorer, member
+):
+    game = start(scorer_client, club, [scorer, member])
+    record(scorer_client, game, "starter", card="KS")
+    for player, rank in zip(["s1", "s0"] * 4, "AAA22233", strict=True):
+        post_event(scorer_client, game, "play", {"p_player": player, "p_card": rank}, status=200)
+    record(scorer_client, game, "show", player="s1", points=2)
+    page = scorer_client.get(pad_url(game)).content.decode()
+    assert 'data-testid="show-2"' in page
+    assert 'data-testid="late-peg"' not in page
+    assert 'data-testid="peg-s0-1"' not in page
+    game.refresh_from_db()
+    seq, scores = game.seq, game.snapshot["scores"]
+    response = record(scorer_client, game, "peg", player="s0", points=1)
+    assert response.status_code == 422
+    assert "spelas kort för kort" in response.content.decode()
+    game.refresh_from_db()
+    assert (game.seq, game.snapshot["scores"]) == (seq, scores)

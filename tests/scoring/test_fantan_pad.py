@@ -8,8 +8,9 @@ import re
 import pytest
 from django.urls import reverse
 
-from club import ledger
-from club.models import Account, GameResult
+from league.models import GameResult
+from ledger import services as ledger
+from ledger.models import Account
 from scoring import recording
 from scoring.models import Event, Game, GameStatus
 from tests.factories import make_table

@@ -9,8 +9,8 @@ import re
 import pytest
 from django.urls import reverse
 
-from club.models import GameResult
 from engine import femhundra
+from league.models import GameResult
 from scoring import recording
 from scoring.models import Event, GameStatus
 from tests.factories import make_table

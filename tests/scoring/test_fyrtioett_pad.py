@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from club.models import GameResult
+from league.models import GameResult
 from scoring import recording
 from scoring.models import Event, GameStatus
 from tests.factories import make_table

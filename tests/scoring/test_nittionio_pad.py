@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from club.models import GameResult
+from league.models import GameResult
 from scoring import recording
 from scoring.models import Event, GameStatus
 from tests.scoring.pad import HTMX_IN_ENGLISH, help_page, pad_url, post_event

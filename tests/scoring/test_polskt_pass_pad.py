@@ -9,8 +9,8 @@ import re
 import pytest
 from django.urls import reverse
 
-from club import ledger
-from club.models import Account, AccountKind, Transaction
+from ledger import services as ledger
+from ledger.models import Account, AccountKind, Transaction
 from scoring import games, recording
 from scoring.games import polskt_pass as hooks
 from scoring.models import Event, Game

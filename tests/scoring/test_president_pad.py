@@ -9,9 +9,9 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from club.models import GameResult
 from engine import president
 from engine.errors import RulesError
+from league.models import GameResult
 from scoring import recording
 from scoring.messages import engine_message
 from scoring.models import Event, Game, GameStatus

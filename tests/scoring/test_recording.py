@@ -2,8 +2,9 @@ from __future__ import annotations
 
 import pytest
 
-from club import ledger
-from club.models import Account, GameResult, Transaction
+from league.models import GameResult
+from ledger import services as ledger
+from ledger.models import Account, Transaction
 from scoring import recording
 from scoring.models import Event, Game, GameStatus
 from scoring.recording import EventRefused, StaleGame

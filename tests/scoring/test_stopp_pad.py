@@ -7,8 +7,9 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from club import ledger
-from club.models import Account, GameResult
+from league.models import GameResult
+from ledger import services as ledger
+from ledger.models import Account
 from scoring import recording
 from scoring.models import Event, GameStatus
 from tests.scoring.pad import balances, help_page, pad_url, post_event

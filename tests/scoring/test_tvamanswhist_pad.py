@@ -8,7 +8,7 @@ import json
 import pytest
 from django.urls import reverse
 
-from club.models import GameResult
+from league.models import GameResult
 from scoring import recording
 from scoring.models import Event, Game, GameStatus
 from tests.scoring.pad import help_page, pad_url, post_event, start_form

@@ -7,8 +7,8 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
-from club.models import GameResult
 from engine import vandatta
+from league.models import GameResult
 from scoring import recording
 from scoring.models import Event, Game, GameStatus
 from tests.scoring.pad import help_page, p_fields, pad_url, post_event, start_form

@@ -1,0 +1,31 @@
+"""Admin for the league; its rows are rebuilt by ``league.services``, so read-only."""
+
+from django.contrib import admin
+
+from core.admin import ReadOnlyAdmin
+from league.models import GameResult, HeadToHead, RatingPoint, Standing
+
+
+@admin.register(GameResult)
+class GameResultAdmin(ReadOnlyAdmin):
+    list_display = ["game_ref", "game_key", "finished_at", "member", "guest_name", "placement"]
+    list_filter = ["club", "game_key"]
+    list_select_related = ["member"]
+
+
+@admin.register(Standing)
+class StandingAdmin(ReadOnlyAdmin):
+    list_display = ["season", "game_key", "rank", "member", "played", "points", "rating"]
+    list_select_related = ["season", "member"]
+
+
+@admin.register(RatingPoint)
+class RatingPointAdmin(ReadOnlyAdmin):
+    list_display = ["member", "game_key", "finished_at", "ordinal", "change"]
+    list_select_related = ["member"]
+
+
+@admin.register(HeadToHead)
+class HeadToHeadAdmin(ReadOnlyAdmin):
+    list_display = ["season", "game_key", "member", "opponent", "wins", "losses", "draws"]
+    list_select_related = ["season", "member", "opponent"]

@@ -1,0 +1,12 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class LeagueConfig(AppConfig):
+    name = "league"
+    verbose_name = _("League")
+
+    def ready(self) -> None:
+        from league import hooks
+
+        hooks.connect()

@@ -1,0 +1,131 @@
+"""The league: each finished game's results per seat, seasons, standings, ratings and
+head-to-head records. ``league.services`` writes them; the tables were ``club_*`` until the
+league became an app of its own (migrations ``league.0001``/``0002``).
+"""
+
+from __future__ import annotations
+
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from club.models import Club, Member, Season
+
+
+class GameResult(models.Model):
+    """One player's result in one finished game, pushed here by the recording layer.
+
+    ``game_ref`` identifies the game without club importing scoring ("game:17"). Guests have
+    no member and count for nothing in the league but keep the table complete.
+    """
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="results")
+    game_ref = models.CharField(max_length=40)
+    game_key = models.CharField(_("game"), max_length=30)
+    finished_at = models.DateTimeField(_("finished"))
+    member = models.ForeignKey(
+        Member, on_delete=models.PROTECT, null=True, blank=True, related_name="results"
+    )
+    guest_name = models.CharField(max_length=100, blank=True)
+    seat = models.PositiveSmallIntegerField()
+    team = models.PositiveSmallIntegerField(null=True, blank=True)
+    placement = models.PositiveSmallIntegerField(_("placement"))
+    score = models.IntegerField(_("score"))
+    net_ore = models.BigIntegerField(_("net money (öre)"), default=0)
+    players = models.PositiveSmallIntegerField(_("players"))
+    details = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["-finished_at", "game_ref", "placement"]
+        verbose_name = _("game result")
+        verbose_name_plural = _("game results")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game_ref", "seat"], name="club_gameresult_one_per_seat"
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["club", "game_key", "finished_at"], name="club_result_game_time"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_ref} #{self.placement} {self.member or self.guest_name}"
+
+
+# --- Standings and ratings (per season of the club) -------------------------------------------
+
+
+class Standing(models.Model):
+    """One member's line in a season's table for one game; rebuilt by league.recompute."""
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="standings")
+    game_key = models.CharField(max_length=30)
+    member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="standings")
+    rank = models.PositiveSmallIntegerField()
+    played = models.PositiveIntegerField()
+    won = models.PositiveIntegerField()
+    points = models.IntegerField()
+    net_ore = models.BigIntegerField()
+    form = models.CharField(max_length=20, blank=True)
+    rating = models.FloatField(null=True)
+    rating_change = models.FloatField(null=True)
+    rated_games = models.PositiveIntegerField(default=0)
+    extra = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["season", "game_key", "rank"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["season", "game_key", "member"], name="club_standing_one_per_member"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.season} {self.game_key} #{self.rank} {self.member}"
+
+    @property
+    def points_per_game(self) -> float:
+        return self.points / self.played if self.played else 0.0
+
+
+class RatingPoint(models.Model):
+    """A member's OpenSkill rating after one game (all seasons, one game kind)."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    game_key = models.CharField(max_length=30)
+    member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="rating_points")
+    game_ref = models.CharField(max_length=40)
+    finished_at = models.DateTimeField()
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField()
+    change = models.FloatField()
+    games = models.PositiveIntegerField()
+
+    class Meta:
+        ordering = ["finished_at", "id"]
+        indexes = [
+            models.Index(fields=["member", "game_key", "finished_at"], name="club_rating_member"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.member} {self.game_key} {self.ordinal:.1f}"
+
+
+class HeadToHead(models.Model):
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="+")
+    game_key = models.CharField(max_length=30)
+    member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="+")
+    opponent = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="+")
+    wins = models.PositiveIntegerField(default=0)
+    losses = models.PositiveIntegerField(default=0)
+    draws = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["season", "game_key", "member", "opponent"], name="club_h2h_one_per_pair"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.member} v {self.opponent}: {self.wins}-{self.losses}-{self.draws}"

@@ -1,0 +1,50 @@
+"""Celery tasks of the league: thin wrappers around ``league.services``.
+
+Arguments are JSON (ids, ISO dates, plain dicts) and every task is safe to run twice: a game's
+results replace what was recorded for it, and the updates rebuild what they touch.
+
+- ``record_result_task``: a finished game's results per seat (``PlayerResult.as_json``), then
+  that game kind's ratings and season table (``update_game_task``, after commit).
+- ``remove_results_task``: a game undone from its finish, or voided.
+- ``update_game_task`` / ``recompute_club_task``: bring one game kind, or the whole club, up to
+  date.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from celery import shared_task
+
+from club.models import Club
+from league import services
+
+
+@shared_task
+def record_result_task(
+    club_id: int, game_ref: str, game_key: str, finished_at: str, results: list[dict]
+) -> int:
+    club = Club.objects.get(pk=club_id)
+    rows = services.record_result(
+        club,
+        game_ref,
+        game_key,
+        datetime.fromisoformat(finished_at),
+        services.PlayerResult.from_json(club, results),
+    )
+    return len(rows)
+
+
+@shared_task
+def remove_results_task(game_ref: str) -> int:
+    return services.remove_results(game_ref)
+
+
+@shared_task
+def update_game_task(club_id: int, game_key: str, day: str | None = None) -> int:
+    return services.update_game(Club.objects.get(pk=club_id), game_key, day)
+
+
+@shared_task
+def recompute_club_task(club_id: int) -> None:
+    services.recompute_club(Club.objects.get(pk=club_id))
