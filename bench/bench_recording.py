@@ -5,22 +5,31 @@ lock, seq check, engine apply, event and snapshot, money to the ledger): median 
 game that already has a long history, so the cached state is what keeps the append cheap. Also
 the first append after a cold cache (a full replay of the game's events), and the same append
 through the HTTP view with the Django test client (form parsing and the pad re-render included).
+
+The pad (``GET``, server time in the test client, and its SQL queries): a cribbage game of 200
+events, and a Kille evening at a five-player table of 100 events played with random legal
+choices — as a phone opens it (the page) and as htmx swaps it (the partial); after a cold cache
+(the game replayed); and in a process one event behind (another worker recorded the last event).
 """
 
 from __future__ import annotations
 
 import itertools
+import random
 
 from _django import bench_database, report, timed
 
 bench_database("protokoll_bench_recording")
 
+from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.urls import reverse  # noqa: E402
 
 from club.members import add_member  # noqa: E402
 from club.models import Club, Role, User  # noqa: E402
-from scoring import recording  # noqa: E402
+from engine.cards import KilleRank  # noqa: E402
+from scoring import games, recording  # noqa: E402
+from scoring.models import Game  # noqa: E402
 
 club = Club.objects.create(name="Benchklubben", slug="bench")
 user = User.objects.create_user("skrivare", password="bench-password-1")
@@ -114,3 +123,81 @@ report(
     "GET pad (htmx), a cribbage game of 200 events",
     timed(lambda: client.get(pad_url, HTTP_HX_REQUEST="true"), 200),
 )
+
+
+# A Kille evening at a five-player table, 100 events played with random legal choices: the pad
+# as a phone opens it (the whole page) and as htmx swaps it (the pad partial).
+def kille_event(state, rng: random.Random) -> tuple[str, dict]:
+    phase, to_act = state.phase, state.to_act
+    if phase == "ante":
+        return "ante", {}
+    if phase in ("declare", "declare2"):
+        return ("bud" if rng.random() < 0.4 else "knock"), {"player": to_act}
+    if phase == "fold":
+        return ("fold" if rng.random() < 0.4 else "stay"), {"player": to_act}
+    if phase == "tricks":
+        return "fourth_trick", {"player": rng.choice(state.active)}
+    if phase == "showing":
+        return ("show" if rng.random() < 0.6 else "bud"), {"player": to_act}
+    labels = rng.sample([rank.label for rank in KilleRank], len(state.active))
+    return "reveal", {"cards": dict(zip(state.active, labels, strict=True))}
+
+
+kille_players = [anna, bo, *(add_member(club, name) for name in ("Cilla", "Dan", "Eva"))]
+kille = recording.start_game(
+    club, "kille", kille_players, user, setup=games.start_setup(club, "kille")
+)
+rng = random.Random(100)
+while kille.seq < 100:
+    event_type, payload = kille_event(recording.current_state(kille)[0], rng)
+    recording.append_event(
+        kille,
+        event_type,
+        payload,
+        expected_seq=kille.seq,
+        idempotency_key=f"kille-{next(counter)}",
+        by=user,
+    )
+    kille.refresh_from_db()
+kille_url = reverse("scoring:game-detail", args=[club.slug, kille.pk])
+client.get(kille_url)  # the replay cache holds the game, as on a busy evening
+queries: list[str] = []
+
+
+def count_query(execute, sql, params, many, context):
+    queries.append(sql)
+    return execute(sql, params, many, context)
+
+
+for label, headers in (("page", {}), ("htmx pad", {"HTTP_HX_REQUEST": "true"})):
+    queries.clear()
+    with connection.execute_wrapper(count_query):
+        response = client.get(kille_url, **headers)
+    assert response.status_code == 200, response.status_code
+    report(
+        f"GET pad ({label}), a Kille game of {kille.seq} events",
+        timed(lambda headers=headers: client.get(kille_url, **headers), 200),
+        f"queries={len(queries)}",
+    )
+
+
+def cold_pad() -> None:
+    recording._STATE_CACHE.clear()
+    client.get(kille_url)
+
+
+report(f"GET pad (page) after a cold cache, {kille.seq} Kille events", timed(cold_pad, 50))
+
+# Another gunicorn worker recorded the last event: this one holds the state one event back.
+recording._STATE_CACHE.clear()
+behind = Game.objects.get(pk=kille.pk)
+behind.seq -= 1
+recording.current_state(behind)
+
+
+def pad_one_event_behind() -> None:
+    recording._STATE_CACHE.pop(recording._cache_key(kille), None)
+    client.get(kille_url)
+
+
+report("GET pad (page), this process one event behind", timed(pad_one_event_behind, 50))

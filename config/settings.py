@@ -49,6 +49,7 @@ INSTALLED_APPS = [
     "club",
     "ledger",
     "league",
+    "evenings",
     "scoring",
 ]
 

@@ -60,6 +60,7 @@ urlpatterns = [
     path("", include("club.urls")),
     path("", include("ledger.urls")),
     path("", include("league.urls")),
+    path("", include("evenings.urls")),
 ]
 
 # Error pages in the app's style and language (templates/400.html … 500.html).

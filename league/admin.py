@@ -3,7 +3,7 @@
 from django.contrib import admin
 
 from core.admin import ReadOnlyAdmin
-from league.models import GameResult, HeadToHead, RatingPoint, Standing
+from league.models import GameResult, HeadToHead, LeagueProgress, RatingPoint, Standing
 
 
 @admin.register(GameResult)
@@ -29,3 +29,9 @@ class RatingPointAdmin(ReadOnlyAdmin):
 class HeadToHeadAdmin(ReadOnlyAdmin):
     list_display = ["season", "game_key", "member", "opponent", "wins", "losses", "draws"]
     list_select_related = ["season", "member", "opponent"]
+
+
+@admin.register(LeagueProgress)
+class LeagueProgressAdmin(ReadOnlyAdmin):
+    list_display = ["club", "game_key", "through", "stale_from"]
+    list_select_related = ["club"]

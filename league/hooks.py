@@ -4,10 +4,9 @@ page's latest winners."""
 from __future__ import annotations
 
 from django.http import HttpRequest
-from django.utils.translation import gettext as _
 
 from club import panels
-from engine import registry
+from league import services
 from league.models import GameResult
 
 
@@ -18,7 +17,7 @@ def home_panel(request: HttpRequest) -> dict:
         .order_by("-finished_at")[:6]
     )
     for result in latest:
-        result.game_name = _(registry.display_name(result.game_key))
+        result.game_name = services.game_name(result.game_key)
     return {"latest": latest}
 
 

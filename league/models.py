@@ -105,6 +105,10 @@ class RatingPoint(models.Model):
         ordering = ["finished_at", "id"]
         indexes = [
             models.Index(fields=["member", "game_key", "finished_at"], name="club_rating_member"),
+            # A game kind's points from a moment on: what a re-rate compares and replaces.
+            models.Index(
+                fields=["club", "game_key", "finished_at"], name="league_rating_game_time"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -129,3 +133,30 @@ class HeadToHead(models.Model):
 
     def __str__(self) -> str:
         return f"{self.member} v {self.opponent}: {self.wins}-{self.losses}-{self.draws}"
+
+
+class LeagueProgress(models.Model):
+    """How far one game kind's ratings and season tables of a club are up to date.
+
+    ``through``: every result of the kind that finished at or before it is in the ratings and
+    in its season's table, and none after it; unknown (``None``) until the first rebuild.
+    ``stale_from``: a result at or before ``through`` changed since (a late entry, an undone,
+    voided or corrected game): everything from that moment on is rebuilt. ``league.services``
+    reads and writes it under the row's lock, so a result recorded while an update runs is
+    either seen by that update or marks the update's work stale.
+    """
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    game_key = models.CharField(max_length=30)
+    through = models.DateTimeField(null=True, blank=True)
+    stale_from = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club", "game_key"], name="league_leagueprogress_one_per_game"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.club} {self.game_key} through {self.through}"

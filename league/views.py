@@ -16,7 +16,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.formats import date_format
+from django.utils.formats import date_format, number_format
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
@@ -24,7 +25,7 @@ from club.access import club_view
 from club.models import Club, Member, Role, Season
 from club.seasons import current_season
 from core import inputs
-from engine import registry
+from league import services
 from league.charts import line_chart
 from league.forms import LeagueSettingsForm, SeasonForm
 from league.models import GameResult, HeadToHead, RatingPoint, Standing
@@ -32,7 +33,7 @@ from league.tasks import recompute_club_task
 
 
 def _game_names() -> dict[str, str]:
-    return {key: _(registry.display_name(key)) for key in registry.game_keys()}
+    return services.game_names()
 
 
 def _table_context(club: Club, params, *, shared: bool = False) -> dict:
@@ -176,14 +177,40 @@ def head_to_head(request: HttpRequest) -> HttpResponse:
     context = _table_context(request.club, request.GET)
     members = [row.member for row in context["rows"]]
     cells = {
-        (h.member_id, h.opponent_id): h
-        for h in HeadToHead.objects.filter(season=context["season"], game_key=context["game_key"])
+        (member, opponent): (wins, losses)
+        for member, opponent, wins, losses in HeadToHead.objects.filter(
+            season=context["season"], game_key=context["game_key"]
+        ).values_list("member_id", "opponent_id", "wins", "losses")
     }
-    context["matrix"] = [
-        (m, [cells.get((m.pk, o.pk)) if m.pk != o.pk else "self" for o in members]) for m in members
-    ]
+    context["matrix"] = [(m, _h2h_row(m.pk, members, cells)) for m in members]
     context["members"] = members
     return render(request, "league/league_h2h.html", context)
+
+
+def _h2h_row(member_id: int, members: list[Member], cells: dict) -> str:
+    """A row of the head-to-head matrix: the cells of ``member_id`` against every column.
+
+    Built here rather than in the template: a table of sixty holds 3,600 cells, and the
+    template engine spent most of the page's time on them. Only numbers and fixed class names
+    go in, so the markup is safe."""
+    html = []
+    for opponent in members:
+        if opponent.pk == member_id:
+            html.append('<td class="self">·</td>')
+            continue
+        cell = cells.get((member_id, opponent.pk))
+        if cell is None:
+            html.append('<td class="muted">–</td>')
+            continue
+        wins, losses = cell
+        tone = " good" if wins > losses else " neg" if wins < losses else ""
+        html.append(f'<td class="num{tone}">{_count(wins)}–{_count(losses)}</td>')
+    return mark_safe("".join(html))  # noqa: S308 - integers and literals only
+
+
+def _count(number: int) -> str:
+    """A count as the template would show it (grouped digits where the locale groups them)."""
+    return str(number) if number < 1000 else number_format(number)
 
 
 def share_url(request: HttpRequest, club: Club) -> str:

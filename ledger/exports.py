@@ -76,8 +76,20 @@ BALANCE_HEADERS = {
     "en": ["Account", "Account type", "Balance (SEK)", "Closed"],
 }
 SOURCE_WORDS = {
-    "sv": {"manual": "manuell", "game": "spel", "dues": "avgift", "settlement": "avräkning"},
-    "en": {"manual": "manual", "game": "game", "dues": "dues", "settlement": "settlement"},
+    "sv": {
+        "manual": "manuell",
+        "game": "spel",
+        "dues": "avgift",
+        "settlement": "avräkning",
+        "evening": "klubbkväll",
+    },
+    "en": {
+        "manual": "manual",
+        "game": "game",
+        "dues": "dues",
+        "settlement": "settlement",
+        "evening": "club evening",
+    },
 }
 KIND_WORDS = {
     "sv": {

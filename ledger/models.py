@@ -98,9 +98,18 @@ class Account(models.Model):
         parts = self.key.split(":")
         if self.kind == AccountKind.POT and len(parts) == 2:
             return gettext("Pot: %(game)s") % {"game": _game_name(parts[1])}
+        if self.kind == AccountKind.POT and len(parts) == 3:
+            game = _game_name(parts[1])
+            return gettext("Pot: %(game)s, table %(table)s") % {"game": game, "table": parts[2]}
         if self.kind == AccountKind.BET and len(parts) == 3:
             game = _game_name(parts[1])
             return gettext("Bet no. %(n)s: %(game)s") % {"n": parts[2], "game": game}
+        if self.kind == AccountKind.BET and len(parts) == 4:
+            return gettext("Bet no. %(n)s: %(game)s, table %(table)s") % {
+                "n": parts[3],
+                "game": _game_name(parts[1]),
+                "table": parts[2],
+            }
         return self.name
 
     @property
@@ -118,6 +127,7 @@ class Source(models.TextChoices):
     GAME = "game", _("game event")
     DUES = "dues", _("dues")
     SETTLEMENT = "settlement", _("settlement")
+    EVENING = "evening", _("club evening")
 
 
 class Transaction(models.Model):

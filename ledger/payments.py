@@ -92,10 +92,12 @@ def record_settlement(
     by: User | None,
     *,
     key: str | None = None,
+    ref: str = "",
 ) -> Transaction:
     """``payer`` paid ``payee`` outside the books (Swish, cash between them).
 
-    Keys are account keys ("member:12") or "cash" for the club's box.
+    Keys are account keys ("member:12") or "cash" for the club's box; ``ref`` ties the payment
+    to what it settles (``evening:<id>:paid``: tonight's settle-up counts it).
     """
     accounts = {a.key: a for a in club.accounts.filter(key__in=[payer_key, payee_key])}
     if payer_key == "cash":
@@ -107,4 +109,4 @@ def record_settlement(
         raise ledger.LedgerError(_("Unknown accounts for a settlement."), code="accounts")
     legs = [(payer, amount_ore), (payee, -amount_ore)]
     memo = _("Settlement: %(payer)s → %(payee)s") % {"payer": payer.name, "payee": payee.name}
-    return ledger.post(club, legs, memo, Source.SETTLEMENT, by, key=key)
+    return ledger.post(club, legs, memo, Source.SETTLEMENT, by, key=key, ref=ref)

@@ -25,7 +25,9 @@ Design
 - ``key`` makes a posting idempotent: the second ``post`` with the same key returns the first
   transaction unchanged (dues per member and period, one game event's money).
 - Balances: ``Account.balance_ore`` for "now" (one row read), the sum of entries up to a date
-  for ``balance(account, at=...)`` (index on account, date).
+  for ``balance(account, at=...)`` (index on account, date) — or, for a recent date, the cached
+  balance less the entries after it, whichever side of the date is shorter
+  (``opening_balance``).
 - ``close_period`` freezes a stretch of dates: postings dated inside it are refused, and its
   opening and closing balances are stored.
 - Sign convention: see ``club.models`` (credit positive; members, pots and treasury read
@@ -47,7 +49,8 @@ from datetime import date as Date
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import F, Q, Sum
+from django.db.models import F, Max, Min, OuterRef, Q, Subquery, Sum
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -117,23 +120,28 @@ def bet_account(club: Club, key: str, name: str, owner: Member | None = None) ->
 
 # --- a game's pot and betar -------------------------------------------------------------------
 #
-# The one place that knows how a game's money accounts are keyed: "pot:<game>" for the pot a
-# game carries between evenings, "bet:<game>:<n>" for bet number n (Polskt pass). Scoring asks
-# for them by game, never by spelling the key.
+# The one place that knows how a game's money accounts are keyed: "pot:<game>" for the club's
+# pot a game carries between evenings, "bet:<game>:<n>" for bet number n (Polskt pass). At a
+# club evening with several tables of one pot game each table has its own: "pot:<game>:<t>"
+# and "bet:<game>:<t>:<n>" for table t (``evenings``). Scoring asks for them by game (and
+# table), never by spelling the key.
 
 
-def game_pot_key(game_key: str) -> str:
-    return f"pot:{game_key}"
+def game_pot_key(game_key: str, table: int | None = None) -> str:
+    return f"pot:{game_key}" if table is None else f"pot:{game_key}:{int(table)}"
 
 
-def game_bet_key(game_key: str, bet_id: int | str) -> str:
-    return f"bet:{game_key}:{bet_id}"
+def game_bet_key(game_key: str, bet_id: int | str, table: int | None = None) -> str:
+    prefix = f"bet:{game_key}:" if table is None else f"bet:{game_key}:{int(table)}:"
+    return f"{prefix}{bet_id}"
 
 
-def game_pot(club: Club, game_key: str, *, create: bool = True) -> Account | None:
-    """The club's pot for ``game_key``; ``create=False`` answers None for a club that never
-    had one (nothing is written)."""
-    key = game_pot_key(game_key)
+def game_pot(
+    club: Club, game_key: str, *, table: int | None = None, create: bool = True
+) -> Account | None:
+    """The club's pot for ``game_key`` (table ``table``'s, at an evening of several tables);
+    ``create=False`` answers None for a pot that was never opened (nothing is written)."""
+    key = game_pot_key(game_key, table)
     if not create:
         return Account.objects.filter(club=club, key=key).first()
     account, _created = Account.objects.get_or_create(
@@ -142,23 +150,24 @@ def game_pot(club: Club, game_key: str, *, create: bool = True) -> Account | Non
     return account
 
 
-def game_bet(club: Club, game_key: str, bet_id: int | str, owner: Member | None = None) -> Account:
+def game_bet(
+    club: Club,
+    game_key: str,
+    bet_id: int | str,
+    owner: Member | None = None,
+    *,
+    table: int | None = None,
+) -> Account:
     """Bet number ``bet_id`` of ``game_key`` (opened on first use, with its owner if any)."""
-    key = game_bet_key(game_key, bet_id)
+    key = game_bet_key(game_key, bet_id, table)
     defaults = {"kind": AccountKind.BET, "name": _named(AccountKind.BET, key), "member": owner}
     account, _created = Account.objects.get_or_create(club=club, key=key, defaults=defaults)
     return account
 
 
-def _named(kind: str, key: str) -> str:
-    """The name stored with a new pot or bet: its label in the server's language (pages show
-    ``Account.label``, rendered in the reader's)."""
-    return Account(kind=kind, key=key).label
-
-
-def game_bet_balances(club: Club, game_key: str) -> dict[int, int]:
-    """Every bet of ``game_key`` the club has had, by number: its balance in öre."""
-    prefix = game_bet_key(game_key, "")
+def game_bet_balances(club: Club, game_key: str, *, table: int | None = None) -> dict[int, int]:
+    """Every bet of ``game_key`` (at ``table``) the club has had, by number: its balance."""
+    prefix = game_bet_key(game_key, "", table)
     rows = Account.objects.filter(club=club, kind=AccountKind.BET, key__startswith=prefix)
     balances: dict[int, int] = {}
     for key, balance in rows.values_list("key", "balance_ore"):
@@ -166,6 +175,19 @@ def game_bet_balances(club: Club, game_key: str) -> dict[int, int]:
         if suffix.isdigit():
             balances[int(suffix)] = balance
     return balances
+
+
+def table_pots(club: Club, game_key: str) -> dict[int, Account]:
+    """The pots of ``game_key``'s tables the club has had, by table number."""
+    prefix = game_pot_key(game_key) + ":"
+    pots = Account.objects.filter(club=club, kind=AccountKind.POT, key__startswith=prefix)
+    return {int(p.key[len(prefix) :]): p for p in pots if p.key[len(prefix) :].isdigit()}
+
+
+def _named(kind: str, key: str) -> str:
+    """The name stored with a new pot or bet: its label in the server's language (pages show
+    ``Account.label``, rendered in the reader's)."""
+    return Account(kind=kind, key=key).label
 
 
 @transaction.atomic
@@ -261,7 +283,7 @@ def _checked_legs(
         # the ceiling (a skunk triples the stake, a Kille pot grows over evenings): refusing
         # them would make the winning event unrecordable. They are still bounded below, like
         # every balance.
-        if source != Source.GAME:
+        if source not in (Source.GAME, Source.EVENING):  # an evening moves whole pots
             check_amount(amount)
         elif abs(amount) > MAX_BALANCE_ORE:
             raise LedgerError(
@@ -386,10 +408,9 @@ def game_money_refusal(tx: Transaction) -> str:
 
 def balance(account: Account, at: Date | None = None) -> int:
     """The balance now (the cached column), or at the end of the day ``at``."""
-    if at is None:
+    if at is None or at == Date.max:
         return Account.objects.values_list("balance_ore", flat=True).get(pk=account.pk)
-    total = Entry.objects.filter(account=account, date__lte=at).aggregate(s=Sum("amount_ore"))
-    return total["s"] or 0
+    return opening_balance(account, at + timedelta(days=1))
 
 
 @dataclass(frozen=True)
@@ -433,19 +454,46 @@ def describe(transactions: Iterable[Transaction | None]) -> None:
             tx.memo = text
 
 
-def statement(account: Account, start: Date | None = None, end: Date | None = None) -> Statement:
-    """Every entry of the account between two dates with its running balance."""
-    opening = 0
-    if start is not None:
-        before = Entry.objects.filter(account=account, date__lt=start).aggregate(
-            s=Sum("amount_ore")
-        )
-        opening = before["s"] or 0
+def opening_balance(account: Account, start: Date | None) -> int:
+    """The balance at the start of the day ``start`` (0 without one).
+
+    One sum over the (account, date) index, of the shorter side of ``start`` in the account's
+    span of dates: the entries before it, or — for a recent date, the usual case — the cached
+    balance less the entries from it on, in one statement (a posting in between cannot come
+    between the two). The span is two index probes."""
+    if start is None:
+        return 0
+    span = Entry.objects.filter(account=account).aggregate(first=Min("date"), last=Max("date"))
+    if span["first"] is None:
+        return 0
+    if start - span["first"] <= span["last"] - start:
+        before = Entry.objects.filter(account=account, date__lt=start)
+        return before.aggregate(s=Sum("amount_ore"))["s"] or 0
+    since = (
+        Entry.objects.filter(account=OuterRef("pk"), date__gte=start)
+        .order_by()
+        .values("account_id")
+        .annotate(s=Sum("amount_ore"))
+        .values("s")
+    )
+    opening = F("balance_ore") - Coalesce(Subquery(since), 0)
+    return Account.objects.filter(pk=account.pk).values_list(opening, flat=True).get()
+
+
+def entries_between(account: Account, start: Date | None = None, end: Date | None = None):
+    """The account's entries between two dates (both included; None: no bound), unordered."""
     entries = Entry.objects.filter(account=account)
     if start is not None:
         entries = entries.filter(date__gte=start)
     if end is not None:
         entries = entries.filter(date__lte=end)
+    return entries
+
+
+def statement(account: Account, start: Date | None = None, end: Date | None = None) -> Statement:
+    """Every entry of the account between two dates with its running balance."""
+    opening = opening_balance(account, start)
+    entries = entries_between(account, start, end)
     running = opening
     rows = []
     for entry in entries.select_related("transaction", "transaction__reverses").order_by(

@@ -6,11 +6,10 @@ entries), formatted only by the ``money`` filter.
 
 from __future__ import annotations
 
-import dataclasses
 import re
 import uuid
+from urllib.parse import urlencode
 
-from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.db.models import Prefetch
@@ -36,13 +35,13 @@ from ledger.forms import (
     TransferForm,
 )
 from ledger.models import Account, AccountKind, DuesPlan, Entry, Period, Transaction
-from ledger.statements import statement_lines
+from ledger.settle_rows import SETTLE_PARTY, payment_rows
+from ledger.statements import statement_page
 
 # The settle-up rows' keys: the page's render key and the row number ("<hex>-3").
 _SUBMISSION = re.compile(r"[A-Za-z0-9_-]{1,64}")
-# Who pays and who is paid in a settle-up row: a member's account, or the club's box.
-_SETTLE_PARTY = re.compile(r"cash|member:[0-9]{1,18}")
 MAX_ORE_TEXT = 2**63 - 1  # what a bigint holds; the ledger's ceiling refuses far less
+MAX_PAGE = 1_000_000  # a statement page number
 
 
 def _accounts(club) -> list[Account]:
@@ -204,8 +203,19 @@ def account_statement(request: HttpRequest, account_id: int) -> HttpResponse:
     start = end = None
     if form.is_bound and form.is_valid():
         start, end = form.cleaned_data["start"], form.cleaned_data["end"]
-    stmt = ledger.statement(account, start, end)
-    context = {"stmt": stmt, "lines": statement_lines(stmt), "account": account, "form": form}
+    try:
+        number = inputs.parse_int(request.GET.get("page", ""), lo=1, hi=MAX_PAGE)
+    except ValidationError:
+        number = None  # no page, or one that does not read: the latest lines
+    stmt = statement_page(account, start, end, number)
+    dates = {key: value.isoformat() for key, value in (("start", start), ("end", end)) if value}
+    context = {
+        "stmt": stmt,
+        "lines": stmt.lines,
+        "account": account,
+        "form": form,
+        "query": f"{urlencode(dates)}&" if dates else "",
+    }
     return render(request, "ledger/account_statement.html", context)
 
 
@@ -247,30 +257,8 @@ def _settle_context(request: HttpRequest) -> dict:
             plan = settle.plan_settlement(with_club)
     except settle.SettlementError as error:
         messages.error(request, str(error))
-    plan = _within_ceiling(plan)
     message = _("%(club)s: settle-up") % {"club": request.club.name}
-    rows = []
-    # Read aloud payer by payer: "Bertil pays Doris…, Bertil pays Einar…, Cecilia pays…".
-    plan.sort(key=lambda p: (names.get(p.payer, p.payer), names.get(p.payee, p.payee)))
-    for payment in plan:
-        number = numbers.get(payment.payee, "")
-        url = svg = ""
-        if number:
-            try:
-                url = settle.swish_payment_url(number, payment.amount_ore, message)
-            except settle.SettlementError:
-                url = ""
-            else:
-                svg = settle.swish_qr_svg(url)
-        rows.append(
-            {
-                "payment": payment,
-                "text": settle.describe(payment, names),
-                "swish_url": url,
-                "qr_svg": svg,
-                "payee_has_swish": bool(number),
-            }
-        )
+    rows = payment_rows(plan, names, numbers, message)
     return {
         "rows": rows,
         "mode": mode,
@@ -278,20 +266,10 @@ def _settle_context(request: HttpRequest) -> dict:
         "debtors": debtors,
         # One key per rendering: a double tap on "paid" records once, a later page a new one.
         "render_key": uuid.uuid4().hex,
+        # "Paid" comes back to the same plan (its mode and member), recomputed.
+        "paid_url": reverse("ledger:settle-confirm", args=[request.club.slug])
+        + (f"?{request.GET.urlencode()}" if request.GET else ""),
     }
-
-
-def _within_ceiling(plan: list) -> list:
-    """A payment above the ceiling on single amounts (``settings.MAX_AMOUNT_ORE``) as several
-    payments at most the ceiling each: every row can then be recorded as it is proposed."""
-    ceiling = settings.MAX_AMOUNT_ORE
-    parts = []
-    for payment in plan:
-        left = payment.amount_ore
-        while left > 0:
-            parts.append(dataclasses.replace(payment, amount_ore=min(left, ceiling)))
-            left -= ceiling
-    return parts
 
 
 @require_safe
@@ -309,7 +287,7 @@ def settle_confirm(request: HttpRequest) -> HttpResponse:
         amount = inputs.parse_int(request.POST.get("amount_ore", ""), lo=1, hi=MAX_ORE_TEXT)
     except ValidationError:
         return HttpResponseBadRequest(_("The amount must be a positive number of öre."))
-    if not all(_SETTLE_PARTY.fullmatch(key) for key in (payer, payee)):
+    if not all(SETTLE_PARTY.fullmatch(key) for key in (payer, payee)):
         return HttpResponseBadRequest(_("Settle-up moves money between members and the club."))
     submission = request.POST.get("submission", "")
     if not _SUBMISSION.fullmatch(submission):

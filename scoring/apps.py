@@ -7,8 +7,9 @@ class ScoringConfig(AppConfig):
     verbose_name = _("Scoring")
 
     def ready(self) -> None:
+        from evenings import board
         from ledger import services as ledger
-        from scoring import audit, messages
+        from scoring import audit, evening_status, messages
 
         # check_ledger verifies that the books hold what the games say (club never imports us).
         ledger.register_check(audit.check_game_money)
@@ -16,3 +17,5 @@ class ScoringConfig(AppConfig):
         ledger.register_check(audit.check_game_events)
         # The memos of game money, in the reader's language from the events' lines.
         ledger.register_describer(messages.describe_game_money)
+        # What a club evening's board shows of the games at its tables.
+        board.register_table_status(evening_status.table_statuses)

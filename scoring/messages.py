@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from django.db.models import Q
 from django.utils.translation import gettext
 
 from core.money import format_ore
@@ -146,33 +147,48 @@ _GAME_EVENT_REF = re.compile(r"^game:(\d+):event:(\d+)$")
 def describe_game_money(transactions: list) -> dict:
     """The memo of each game transaction in the reader's language: "<game> #<id>: <what the
     event did>" from the event's lines with today's names, and "Undo in game #<id>" for the
-    reversal of one (``ledger.services.describe``; three queries for any number)."""
+    reversal of one (``ledger.services.describe``). Two queries for any number, reading only
+    the columns a memo needs: the events' lines and game keys, the seats' names."""
     from scoring.models import Event, Seat  # noqa: PLC0415 - models load with the app registry
 
-    wanted = {}
+    texts = {}
+    wanted: dict = {}
     for tx in transactions:
         match = _GAME_EVENT_REF.match(tx.ref or "")
-        if match:
-            wanted[tx] = (int(match[1]), int(match[2]))
-    if not wanted:
-        return {}
-    pairs = set(wanted.values())
-    game_ids = {game_id for game_id, _seq in pairs}
-    candidates = Event.objects.filter(
-        game_id__in=game_ids, seq__in={seq for _game_id, seq in pairs}
-    ).select_related("game")
-    events = {(e.game_id, e.seq): e for e in candidates if (e.game_id, e.seq) in pairs}
-    names: dict[int, dict[str, str]] = {}
-    for seat in Seat.objects.filter(game_id__in=game_ids).select_related("member"):
-        names.setdefault(seat.game_id, {})[seat.key] = seat.name
-    texts = {}
-    for tx, (game_id, seq) in wanted.items():
+        if not match:
+            continue
+        game_id, seq = int(match[1]), int(match[2])
         if tx.reverses_id:
             texts[tx] = gettext("Undo in game #%(id)s") % {"id": game_id}
+        else:
+            wanted[tx] = (game_id, seq)
+    if not wanted:
+        return texts
+    seqs: dict[int, set[int]] = {}
+    for game_id, seq in wanted.values():
+        seqs.setdefault(game_id, set()).add(seq)
+    which = Q()
+    for game_id, game_seqs in seqs.items():
+        which |= Q(game_id=game_id, seq__in=game_seqs)
+    events = {
+        (game_id, seq): (lines, game_key)
+        for game_id, seq, lines, game_key in Event.objects.filter(which).values_list(
+            "game_id", "seq", "lines", "game__game_key"
+        )
+    }
+    names: dict[int, dict[str, str]] = {}
+    seats = Seat.objects.filter(game_id__in=seqs).values_list(
+        "game_id", "position", "guest_name", "member__name"
+    )
+    for game_id, position, guest_name, member_name in seats:
+        # ``Seat.key`` and ``Seat.name``, from the two columns they are made of.
+        names.setdefault(game_id, {})[f"s{position}"] = (
+            guest_name if member_name is None else member_name
+        )
+    for tx, (game_id, seq) in wanted.items():
+        lines, game_key = events.get((game_id, seq), (None, None))
+        if not lines:
             continue
-        event = events.get((game_id, seq))
-        if event is None or not event.lines:
-            continue
-        what = render_lines(event.lines, names.get(game_id, {}))
-        texts[tx] = f"{gettext(registry.display_name(event.game.game_key))} #{game_id}: {what}"
+        what = render_lines(lines, names.get(game_id, {}))
+        texts[tx] = f"{gettext(registry.display_name(game_key))} #{game_id}: {what}"
     return texts

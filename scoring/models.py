@@ -14,6 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from club.models import Club, Member
+from evenings.models import Table
 from ledger.models import Transaction
 
 
@@ -48,6 +49,11 @@ class Game(models.Model):
     # The start form's one-time key: a double tap on "Start the game" finds the game the first
     # tap made (unique per club) instead of making a second one. NULL: started without a form.
     start_key = models.CharField(max_length=64, null=True, blank=True, editable=False)  # noqa: DJ001 - NULL: no key, no uniqueness
+    # Started at a table of a club evening: the game belongs to that evening, and a pot game
+    # plays from that table's pot ("pot:kille:2"), not the club's.
+    table = models.ForeignKey(
+        Table, on_delete=models.PROTECT, null=True, blank=True, related_name="games"
+    )
 
     objects = GameQuerySet.as_manager()
 
@@ -76,6 +82,11 @@ class Game(models.Model):
     @property
     def ref(self) -> str:
         return f"game:{self.pk}"
+
+    @property
+    def pot_table(self) -> int | None:
+        """The table number whose pot and betar this game plays with (None: the club's)."""
+        return self.table.number if self.table_id else None
 
     @property
     def is_open(self) -> bool:

@@ -46,6 +46,7 @@ from club.models import Club, Member, User
 from engine import registry
 from engine.base import net_by_account
 from engine.errors import EngineError
+from evenings.models import Table
 from league import services as league
 from league import tasks as league_tasks
 from ledger import services as ledger
@@ -106,11 +107,13 @@ def start_game(
     setup: dict | None = None,
     *,
     key: str | None = None,
+    table: Table | None = None,
 ) -> Game:
     """Seat the players (members, or guests by name) in order and check the engine agrees.
 
     ``key`` is the start form's one-time key: the same key again returns the game it started
-    (a double tap on "Start the game"), made certain by the unique ``(club, start_key)``."""
+    (a double tap on "Start the game"), made certain by the unique ``(club, start_key)``.
+    ``table``: the club evening's table it is played at (its pot, its betar)."""
     if key:
         # Starts of one club take turns, so the second tap finds the first one's game (rather
         # than, for a pot game, being refused because that game is now open).
@@ -132,9 +135,12 @@ def start_game(
         raise EventRefused(
             _("Every player must be a member of this club or a guest."), code="players"
         )
-    if "pot_ore" in (setup or {}) and _open_pot_game(club, game_key):
-        # The pot (and any betar) is one account of the club: two tables playing from it at
-        # once would each start from the same amount and pay out the same money.
+    if table is not None and (table.evening.club_id != club.pk or not table.evening.is_open):
+        raise EventRefused(_("That table is not at an open evening of this club."), code="table")
+    if "pot_ore" in (setup or {}) and _open_pot_game(club, game_key, table):
+        # The pot (and any betar) is one account: two games playing from it at once would each
+        # start from the same amount and pay out the same money. Tables of a club evening have
+        # a pot each.
         raise EventRefused(
             _("A %(game)s game is already open: its pot can be at one table only. Finish it first.")
             % {"game": _(info.name)},
@@ -149,6 +155,7 @@ def start_game(
                 setup=setup or {},
                 created_by=by,
                 start_key=key or None,
+                table=table,
             )
     except IntegrityError:
         # Only a start key can collide: the same tap arrived twice past the club lock.
@@ -168,11 +175,15 @@ def start_game(
     return game
 
 
-def _open_pot_game(club: Club, game_key: str) -> bool:
+def _open_pot_game(club: Club, game_key: str, table: Table | None = None) -> bool:
+    """Is a game playing from the same pot open? The club's pot, or one table number's."""
     # The club row is locked first, so that two phones starting at once take turns and the
     # second one sees the first one's game (PostgreSQL; SQLite serialises writers anyway).
     Club.objects.select_for_update().filter(pk=club.pk).first()
-    return Game.objects.filter(club=club, game_key=game_key, status=GameStatus.OPEN).exists()
+    open_games = Game.objects.filter(club=club, game_key=game_key, status=GameStatus.OPEN)
+    if table is None:
+        return open_games.filter(table__isnull=True).exists()
+    return open_games.filter(table__number=table.number, table__evening=table.evening).exists()
 
 
 # --- replaying -----------------------------------------------------------------------------
@@ -224,13 +235,50 @@ def _cache_key(game: Game) -> tuple:
 
 
 def current_state(game: Game) -> tuple[Any, dict[str, int]]:
-    cached = _STATE_CACHE.get(_cache_key(game))
+    """The engine's state after the game's last event, and each account's net so far.
+
+    From the cache; else from this process's newest cached state of the game, with only the
+    events after it applied (another process recorded them: each gunicorn worker has a cache of
+    its own); else replayed from all events."""
+    key = _cache_key(game)
+    cached = _STATE_CACHE.get(key)
     if cached is not None:
-        _STATE_CACHE.move_to_end(_cache_key(game))
+        _STATE_CACHE.move_to_end(key)
         return cached
-    result = _replay_with_nets(game, list(game.events.order_by("seq")))
+    result = _caught_up(game)
+    if result is None:
+        result = _replay_with_nets(game, list(_replay_events(game)))
     _remember(game, result)
     return result
+
+
+def _replay_events(game: Game, after: int = 0):
+    """The events up to ``game.seq`` that a replay reads, with only the fields it uses
+    (``effective_events``, ``engine_event``)."""
+    events = game.events.filter(seq__gt=after, seq__lte=game.seq)
+    return events.only("game_id", "seq", "type", "payload").order_by("seq")
+
+
+def _caught_up(game: Game) -> tuple[Any, dict[str, int]] | None:
+    """The newest cached state of this game at an earlier seq, brought up to ``game.seq`` by
+    applying the events after it; None when there is none, or when an undo is among those
+    events (it changes which earlier events count: that is a replay)."""
+    pk, started_at, seq = _cache_key(game)
+    base = max(
+        (k[2] for k in _STATE_CACHE if k[0] == pk and k[1] == started_at and k[2] < seq),
+        default=None,
+    )
+    if base is None:
+        return None
+    events = list(_replay_events(game, after=base))
+    if any(e.type == UNDO for e in events) or len(events) != seq - base:
+        return None
+    module = registry.get(game.game_key).module
+    state, nets = _STATE_CACHE[(pk, started_at, base)]
+    for event in events:
+        state = module.apply(state, engine_event(event))
+        nets = _add_nets(nets, state.transfers)
+    return state, nets
 
 
 def _remember(game: Game, result: tuple[Any, dict[str, int]]) -> None:
@@ -412,9 +460,9 @@ def account_key(game: Game, key: str, seats: dict[str, Seat]) -> str:
             return ledger.member_account_key(seat.member_id)
         return AccountKind.CASH.value
     if key == "pot":
-        return ledger.game_pot_key(game.game_key)
+        return ledger.game_pot_key(game.game_key, game.pot_table)
     if key.startswith("bet:"):
-        return ledger.game_bet_key(game.game_key, key[4:])
+        return ledger.game_bet_key(game.game_key, key[4:], game.pot_table)
     raise EventRefused(_("The engine named an unknown account %(key)s.") % {"key": key})
 
 
@@ -431,9 +479,9 @@ def _accounts_for(game: Game, keys: set[str]) -> dict[str, Account]:
                 else ledger.system_account(game.club, AccountKind.CASH)
             )
         elif key == "pot":
-            accounts[key] = ledger.game_pot(game.club, game.game_key)
+            accounts[key] = ledger.game_pot(game.club, game.game_key, table=game.pot_table)
         else:
-            accounts[key] = ledger.game_bet(game.club, game.game_key, key[4:])
+            accounts[key] = ledger.game_bet(game.club, game.game_key, key[4:], table=game.pot_table)
     return accounts
 
 

@@ -4,6 +4,10 @@ The pad is one template per game (``scoring/pads/<game>.html``) inside one page,
 ``scoring/game_detail.html``, whose ``pad`` partial is what htmx swaps: after an event, and
 when polling finds that another phone recorded something. Polling answers 204 (nothing to swap)
 while ``seq`` is unchanged, so an idle pad costs one indexed row read every two seconds.
+
+The pad shows the latest ``PAD_HISTORY`` lines of the game's history, newest first, and a link
+to all of them (the same page with ``?history=all``): nothing recorded is ever out of reach, and
+a long evening's pad stays as quick as a short one's.
 """
 
 from __future__ import annotations
@@ -11,10 +15,13 @@ from __future__ import annotations
 import inspect
 import secrets
 import uuid
+from dataclasses import dataclass
+from datetime import datetime
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
+from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template import TemplateDoesNotExist
@@ -26,15 +33,17 @@ from club.access import club_view
 from club.models import Role
 from core import inputs
 from engine import registry
+from evenings.models import EveningStatus, Table
 from ledger import services as ledger
 from scoring import calculators as calc
 from scoring import games, history, recording
 from scoring.forms import StartGameForm, VoidForm
 from scoring.messages import event_text, sentence, with_names
-from scoring.models import Game, GameStatus
+from scoring.models import Game, GameStatus, Seat
 
 MAX_SEQ = 2**31 - 1  # Event.seq and Game.seq are PositiveIntegerFields
 MAX_TYPE = 30  # Event.type
+PAD_HISTORY = 20  # history lines on the pad; ?history=all shows every one
 
 
 @require_safe
@@ -58,12 +67,16 @@ def play(request: HttpRequest) -> HttpResponse:
 
 
 def _setup_for(
-    request: HttpRequest, info: registry.GameInfo, players: int, draw_dealer: bool
+    request: HttpRequest,
+    info: registry.GameInfo,
+    players: int,
+    draw_dealer: bool,
+    table: Table | None = None,
 ) -> dict:
     """Engine arguments fixed at the start: the first dealer (the first seat, or drawn by the
-    app) and what the club's game starts from (its pot carried over, see
-    ``scoring.games.start_setup``)."""
-    setup = games.start_setup(request.club, info.key)
+    app) and what the club's game starts from (its pot carried over, or the evening table's:
+    see ``scoring.games.start_setup``)."""
+    setup = games.start_setup(request.club, info.key, table.number if table else None)
     if draw_dealer and "first_dealer" in inspect.signature(info.module.new_game).parameters:
         setup["first_dealer"] = f"s{secrets.randbelow(players)}"
     return setup
@@ -84,16 +97,18 @@ def game_start(request: HttpRequest, game_key: str) -> HttpResponse:
         .values_list("rules", flat=True)
         .first()
     )
+    table = _start_table(request)
     form = StartGameForm(
         request.POST or None,
         club=request.club,
         rules_class=info.module.Rules,
         club_rules=last,
+        initial=_seated_at(table) if table else None,
     )
     if request.method == "POST" and form.is_valid():
         seated = form.cleaned_data["seated"]
         draw = form.cleaned_data["draw_dealer"]
-        setup = _setup_for(request, info, len(seated), draw)
+        setup = _setup_for(request, info, len(seated), draw, table)
         if draw and "first_dealer" not in setup:
             # The engine deals from the first seat: draw by turning the table.
             turn = secrets.randbelow(len(seated))
@@ -107,6 +122,7 @@ def game_start(request: HttpRequest, game_key: str) -> HttpResponse:
                 rules=form.rules_options(),
                 setup=setup,
                 key=form.cleaned_data["submission"] or None,
+                table=table,
             )
         except ValidationError as error:
             form.add_error(None, error)
@@ -115,15 +131,78 @@ def game_start(request: HttpRequest, game_key: str) -> HttpResponse:
     return render(
         request,
         "scoring/game_start.html",
-        {"form": form, "info": info, "game_name": _(info.name)},
+        {"form": form, "info": info, "game_name": _(info.name), "table": table},
         status=422 if form.is_bound else 200,
     )
 
 
-def _game(request: HttpRequest, game_id: int) -> Game:
+def _start_table(request: HttpRequest) -> Table | None:
+    """The club evening's table the game starts at (``?table=`` on the page, a hidden field
+    when sent): one of this club's open evenings' tables, else 404."""
+    value = request.POST.get("table") or request.GET.get("table")
+    if not value:
+        return None
+    if not inputs.is_pk_text(value):
+        raise Http404
     return get_object_or_404(
-        Game.objects.for_club(request.club).prefetch_related("seats__member"), pk=game_id
+        Table.objects.select_related("evening"),
+        pk=int(value),
+        evening__club=request.club,
+        evening__status=EveningStatus.OPEN,
     )
+
+
+def _seated_at(table: Table) -> dict:
+    """The start form filled in from the table: its members in seat order, its guests."""
+    seats = list(table.seats.select_related("attendee__member").order_by("position"))
+    members = [s.attendee.member_id for s in seats if s.attendee.member_id]
+    guests = [s.attendee.guest_name for s in seats if not s.attendee.member_id]
+    return {
+        "players": members,
+        "order": ",".join(str(pk) for pk in members),
+        "guests": ", ".join(guests),
+    }
+
+
+def _game(request: HttpRequest, game_id: int) -> Game:
+    game = get_object_or_404(
+        Game.objects.for_club(request.club)
+        .select_related("table")
+        # The pad draws from the replayed state; the stored snapshot (which grows with every
+        # deal of an evening) is read only if a page asks for it (a finished game's result).
+        .defer("snapshot")
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("member"))),
+        pk=game_id,
+    )
+    game.club = request.club  # the club it was looked up in: no second read
+    return game
+
+
+def _wants_all_history(request: HttpRequest) -> bool:
+    return request.GET.get("history") == "all"
+
+
+@dataclass
+class HistoryLine:
+    """An event as the pad's history shows it (and ``recording.effective_events`` reads it)."""
+
+    seq: int
+    type: str
+    payload: dict
+    summary: str
+    lines: list
+    created_at: datetime
+    by: str | None  # who recorded it (username)
+    display: str = ""
+
+
+def _history(game: Game, *, everything: bool) -> list[HistoryLine]:
+    """The game's events, newest first: the latest ``PAD_HISTORY``, or all of them; the
+    columns the page shows, not whole rows."""
+    rows = game.events.order_by("-seq").values_list(
+        "seq", "type", "payload", "summary", "lines", "created_at", "recorded_by__username"
+    )
+    return [HistoryLine(*row) for row in (rows if everything else rows[:PAD_HISTORY])]
 
 
 def _pad_context(request: HttpRequest, game: Game, **extra) -> dict:
@@ -131,11 +210,12 @@ def _pad_context(request: HttpRequest, game: Game, **extra) -> dict:
     pad = games.pad_for(game.game_key)
     seats = list(game.seats.all())
     state, _nets = recording.current_state(game)
-    history = list(game.events.order_by("-seq").select_related("recorded_by")[:200])
+    everything = _wants_all_history(request)
+    history = _history(game, everything=everything)
     names = games.names_of(seats)
     for event in history:
         event.display = event_text(event, names)
-    undo_what = _undo_what(history)
+    undo_what = _undo_what(game, history, names)
     if extra.get("error"):
         extra["error"] = sentence(with_names(str(extra["error"]), names))
     if extra.get("stale"):
@@ -145,7 +225,7 @@ def _pad_context(request: HttpRequest, game: Game, **extra) -> dict:
         "info": info,
         "game_name": _(info.name),
         "seats": seats,
-        "names": games.names_of(seats),
+        "names": names,
         "state": state,
         "pad_template": pad.template,
         "event_key": uuid.uuid4().hex,
@@ -155,6 +235,8 @@ def _pad_context(request: HttpRequest, game: Game, **extra) -> dict:
         and bool(undo_what)
         and not recording.carried_on(game),
         "history": history,
+        "history_all": everything,
+        "history_more": len(history) < game.seq,
         "undo_what": undo_what,
         "pot_ore": _pot_balance(game),
         "pad_css": pad.css,
@@ -163,18 +245,28 @@ def _pad_context(request: HttpRequest, game: Game, **extra) -> dict:
     }
 
 
-def _undo_what(history: list) -> str:
-    """What *Undo* takes back, in words: the newest event that counts ("Bo knackar")."""
+def _undo_what(game: Game, history: list[HistoryLine], names: dict[str, str]) -> str:
+    """What *Undo* takes back, in words: the newest event that counts ("Bo knackar").
+
+    ``history`` is the newest events, newest first. An undo takes back an earlier event, so
+    whether one of these counts is decided among them alone; only when none of them counts
+    (a run of undos longer than the pad shows) are the older events read."""
     effective = recording.effective_events(list(reversed(history)))
-    if not effective:
+    if effective:
+        text = effective[-1].display
+    elif len(history) < game.seq:
+        effective = recording.effective_events(list(game.events.order_by("seq")))
+        text = event_text(effective[-1], names) if effective else ""
+    else:
         return ""
-    first, *rest = effective[-1].display.split(" · ")
+    first, *rest = text.split(" · ")
     return f"{first} …" if rest else first
 
 
 def _pot_balance(game: Game) -> int | None:
-    account = ledger.game_pot(game.club, game.game_key, create=False)
-    return ledger.balance(account) if account else None
+    account = ledger.game_pot(game.club, game.game_key, table=game.pot_table, create=False)
+    # The row just read holds the balance (the cached column ``ledger.balance`` reads).
+    return account.balance_ore if account else None
 
 
 def _render_pad(request: HttpRequest, game: Game, status: int = 200, **extra) -> HttpResponse:

@@ -43,9 +43,14 @@ fi
 mkdir -p static/vendor/workbox
 cp node_modules/htmx.org/dist/htmx.min.js static/vendor/htmx.min.js
 # The service worker's runtime (templates/pwa/sw.js loads it from here, never from a CDN).
-cp node_modules/workbox-sw/build/workbox-sw.js static/vendor/workbox/
+# With their source maps: the files name them, and collectstatic's manifest storage (DEBUG off)
+# refuses a file whose sourceMappingURL points nowhere.
+cp node_modules/workbox-sw/build/workbox-sw.js node_modules/workbox-sw/build/workbox-sw.js.map \
+  static/vendor/workbox/
 for module in core routing strategies expiration cacheable-response; do
-  cp "node_modules/workbox-$module/build/workbox-$module.prod.js" static/vendor/workbox/
+  for file in "node_modules/workbox-$module/build/workbox-$module.prod.js"{,.map}; do
+    if [ -f "$file" ]; then cp "$file" static/vendor/workbox/; fi
+  done
 done
 
 command -v msgfmt >/dev/null 2>&1 || apt_install gettext

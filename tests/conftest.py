@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from django.test import Client, RequestFactory
+from django.utils import translation
 
 from club.models import Role
 from tests.factories import PASSWORD, make_club, make_member
@@ -13,6 +14,15 @@ from tests.factories import PASSWORD, make_club, make_member
 def fast_password_hashing(settings):
     # Real hashing costs a third of a second per login made; tests make hundreds.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def each_test_starts_in_the_default_language():
+    """A request answered in English leaves English active in the worker's thread; the next
+    test (on the same xdist worker) must not inherit it."""
+    translation.deactivate()
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture

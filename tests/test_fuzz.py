@@ -51,6 +51,7 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
 from club.models import Member, Role, Season, User
+from evenings import services as evenings
 from ledger import dues, exports, payments
 from ledger import services as ledger
 from ledger.models import Account, AuditRecord, Entry, ExportJob, Period, Transaction
@@ -223,6 +224,11 @@ def world(club, django_capture_on_commit_callbacks):
     club.league_share_token = secrets.token_urlsafe(32)
     club.save(update_fields=["league_share_token"])
     pot = Account.objects.get(club=club, key="pot:kille")
+    evening = evenings.open_evening(club, boss.user)
+    here = [evenings.check_in(evening, boss.user, member=m) for m in table[:4]]
+    evenings.form_tables(evening, "whist", [here], boss.user)
+    closed = evenings.open_evening(club, boss.user, date=today - timedelta(days=7))
+    evenings.close_evening(closed, boss.user)
     params = {
         "club_slug": [club.slug],
         "game_id": [kille.pk, stopp.pk, finished.pk],
@@ -232,6 +238,7 @@ def world(club, django_capture_on_commit_callbacks):
         "period_id": [Period.objects.get(club=club).pk],
         "member_id": [table[1].pk, invited.pk],
         "job_id": [job.pk],
+        "evening_id": [evening.pk, closed.pk],
     }
     # Routes whose parameters are free text: the real value and hostile ones.
     hostile_tokens = ["\x00", "x" * 300, "a" * 43, "%00", "٣"]

@@ -116,13 +116,14 @@ def test_engine_is_standard_library_python_only():
 
 
 # One-way imports between our apps: club (people, seasons) is the base; the books and the
-# league stand on it and never on each other; scoring (the games) uses all three; nothing but
-# scoring imports scoring. Lazy imports inside functions and import_module/get_model strings
-# count too.
+# league stand on it and never on each other; club evenings stand on those three; scoring (the
+# games) uses them all; nothing imports scoring. Lazy imports inside functions and
+# import_module/get_model strings count too.
 FORBIDDEN_IMPORTS = {
-    "club": {"scoring", "ledger", "league"},
-    "ledger": {"scoring", "league"},
-    "league": {"scoring", "ledger"},
+    "club": {"scoring", "ledger", "league", "evenings"},
+    "ledger": {"scoring", "league", "evenings"},
+    "league": {"scoring", "ledger", "evenings"},
+    "evenings": {"scoring"},
 }
 
 
@@ -177,3 +178,19 @@ def test_every_swedish_message_is_translated():
     assert "translated" in stats, stats
     assert "untranslated" not in stats, stats
     assert "fuzzy" not in stats, stats
+
+
+@pytest.mark.slow
+def test_collectstatic_works_as_production_runs_it(settings, tmp_path):
+    """DEBUG off stores static files with a manifest, which refuses a file that names a source
+    map that is not there (the service worker's vendored Workbox files do)."""
+    from django.core.management import call_command
+
+    settings.STATIC_ROOT = tmp_path
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    }
+    call_command("collectstatic", interactive=False, verbosity=0)
+    assert (tmp_path / "staticfiles.json").exists()
+    assert list(tmp_path.glob("vendor/workbox/workbox-sw.*.js"))

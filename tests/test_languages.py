@@ -26,6 +26,8 @@ from django.test import Client
 from club.demo import DEMO_USERNAME, load_demo
 from club.models import Member, User
 from engine import registry
+from evenings import drives
+from evenings import services as evenings
 from scoring import recording
 from scoring.demo import record_evenings
 from scoring.models import Game
@@ -118,12 +120,24 @@ def _problems(text: str, language: str) -> list[str]:
     return found
 
 
+def _club_evening(club, user):
+    """Tonight at the demo club: everyone here, a Kille table and a whist drive under way, so
+    the evening's pages (two links from the evening list) have all their parts."""
+    evening = evenings.open_evening(club, user, title="Torsdag")
+    here = [evenings.check_in(evening, user, member=m) for m in Member.objects.filter(club=club)]
+    evenings.form_tables(evening, "kille", [here[:4]], user)
+    drive = drives.start_drive(evening, here[:8], user)
+    drives.report(drive, 1, 1, 30, 22, None, user)
+    return evening
+
+
 def _demo_pages(client: Client) -> list[str]:
     """The pages of the demo club a member reaches: two levels of links from the club's home,
     and the pad of every game (the demo's finished ones and an open one of each kind)."""
     club = load_demo()
     user = User.objects.get(username=DEMO_USERNAME)
     record_evenings(club, user)
+    evening = _club_evening(club, user)
     client.force_login(user)
     home = f"/c/{club.slug}/"
     pages = {home}
@@ -148,6 +162,11 @@ def _demo_pages(client: Client) -> list[str]:
         recording.start_game(club, info.key, members[: info.min_players], user)
     for game in Game.objects.filter(club=club).order_by("game_key", "pk"):
         pages.add(f"/c/{club.slug}/games/{game.pk}/")
+    tonight = f"/c/{club.slug}/evenings/{evening.pk}/"
+    for part in ("", "board/", "board/?tv=1", "drive/", "summary/", "../options/"):
+        pages.add(
+            tonight + part if not part.startswith("..") else f"/c/{club.slug}/evenings/options/"
+        )
     return sorted(pages)
 
 

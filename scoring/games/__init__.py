@@ -12,7 +12,7 @@ need beyond the engine:
   (``state`` is the engine's ``State``, from the replay cache, so a hook reads the engine's
   fields and properties; ``seats`` the game's seats in order, as the view loaded them, so a hook
   runs no query of its own for names);
-- ``start_setup(club) -> dict``: engine arguments fixed when a game starts besides players,
+- ``start_setup(club, table) -> dict``: engine arguments fixed when a game starts besides players,
   rules and first dealer (the outstanding betar of the club's Polskt pass), passed to
   ``new_game`` as keywords and stored in ``Game.setup`` so that replays never change;
 - ``calculator``: the dotted path of its calculator module (``urlpatterns`` and ``LINKS``), if
@@ -39,7 +39,7 @@ class Pad:
     template: str = GENERIC_TEMPLATE
     css: str | None = None
     context: Callable[..., dict[str, Any]] | None = None
-    start_setup: Callable[[Any], dict[str, Any]] | None = None
+    start_setup: Callable[[Any, int | None], dict[str, Any]] | None = None
     calculator: str | None = None
 
 
@@ -69,19 +69,20 @@ def pad_context(game, state, seats: list) -> dict[str, Any]:
     return hook(game, state, seats) if hook else {}
 
 
-def start_setup(club, game_key: str) -> dict[str, Any]:
+def start_setup(club, game_key: str, table: int | None = None) -> dict[str, Any]:
     """What a new game of this club starts from besides players, rules and first dealer: the
-    club's pot carried over (for a game whose ``new_game`` takes ``pot_ore``), then the game's
-    own hook (Polskt pass: the outstanding betar)."""
+    pot carried over (for a game whose ``new_game`` takes ``pot_ore``; the club's, or table
+    number ``table``'s at a club evening), then the game's own hook (Polskt pass: the
+    outstanding betar, of that table)."""
     import ledger  # noqa: PLC0415
     from engine import registry  # noqa: PLC0415
 
     setup: dict[str, Any] = {}
     if "pot_ore" in inspect.signature(registry.get(game_key).module.new_game).parameters:
-        pot = ledger.game_pot(club, game_key, create=False)
+        pot = ledger.game_pot(club, game_key, table=table, create=False)
         setup["pot_ore"] = pot.balance_ore if pot else 0
     hook = pad_for(game_key).start_setup
-    return setup | (hook(club) if hook else {})
+    return setup | (hook(club, table) if hook else {})
 
 
 def names_of(seats: Iterable) -> dict[str, str]:

@@ -23,11 +23,12 @@ from scoring.models import Game, GameStatus
 _OWNER_SEARCH_DEPTH = 50  # games looked back through for the owners of an old bet
 
 
-def start_setup(club) -> dict:
-    """The club's outstanding betar (with owners by name) and the next free bet id."""
-    balances = ledger.game_bet_balances(club, engine.KEY)
+def start_setup(club, table: int | None = None) -> dict:
+    """The club's outstanding betar (at evening table ``table``: that table's), with owners by
+    name, and the next free bet id."""
+    balances = ledger.game_bet_balances(club, engine.KEY, table=table)
     outstanding = sorted(bet_id for bet_id, balance in balances.items() if balance > 0)
-    owners = _owners(club, set(outstanding))
+    owners = _owners(club, set(outstanding), table)
     return {
         "betar": [
             {"id": bet_id, "amount_ore": balances[bet_id], "owners": owners.get(bet_id, [])}
@@ -37,18 +38,16 @@ def start_setup(club) -> dict:
     }
 
 
-def _owners(club, wanted: set[int]) -> dict[int, list[str]]:
-    """Owner names of the wanted bet ids, from the newest non-voided games' snapshots."""
+def _owners(club, wanted: set[int], table: int | None = None) -> dict[int, list[str]]:
+    """Owner names of the wanted bet ids, from the newest non-voided games' snapshots (of the
+    same table's betar)."""
     found: dict[int, list[str]] = {}
     if not wanted:
         return found
-    games = (
-        Game.objects.filter(club=club, game_key=engine.KEY)
-        .exclude(status=GameStatus.VOIDED)
-        .order_by("-started_at", "-pk")
-        .prefetch_related("seats__member")[:_OWNER_SEARCH_DEPTH]
-    )
-    for game in games:
+    games = Game.objects.filter(club=club, game_key=engine.KEY).exclude(status=GameStatus.VOIDED)
+    games = games.filter(table__isnull=True) if table is None else games.filter(table__number=table)
+    games = games.order_by("-started_at", "-pk").prefetch_related("seats__member")
+    for game in games[:_OWNER_SEARCH_DEPTH]:
         names = names_of(game.seats.all())
         for bet in (game.snapshot or {}).get("betar", []):
             bet_id = bet.get("id")

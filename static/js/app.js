@@ -5,7 +5,11 @@
 function setUpSeatOrder(form) {
   const order = form.querySelector("input[name=order]");
   const boxes = [...form.querySelectorAll("input[name=players]")];
-  let picked = boxes.filter((b) => b.checked).map((b) => b.value);
+  // The players ticked when the page opens, in the order the page gives (a club evening's
+  // table: its seat order), then any others ticked, in page order.
+  const ticked = boxes.filter((b) => b.checked).map((b) => b.value);
+  let picked = order.value ? order.value.split(",").filter((v) => ticked.includes(v)) : [];
+  picked = picked.concat(ticked.filter((v) => !picked.includes(v)));
   const show = () => {
     order.value = picked.join(",");
     for (const box of boxes) {
@@ -60,6 +64,20 @@ async function share(button) {
   for (const name of ["title", "text", "url"]) {
     const value = button.dataset["share" + name[0].toUpperCase() + name.slice(1)];
     if (value) data[name] = value;
+  }
+  // An image to share as a file (the club evening's results card), where the phone can.
+  if (button.dataset.shareFile && navigator.canShare) {
+    try {
+      const blob = await (await fetch(button.dataset.shareFile, { credentials: "same-origin" })).blob();
+      const name = button.dataset.shareFileName || "protokoll.png";
+      const withFile = { ...data, files: [new File([blob], name, { type: blob.type })] };
+      if (navigator.canShare(withFile)) {
+        await navigator.share(withFile);
+        return;
+      }
+    } catch (error) {
+      if (error.name === "AbortError") return;
+    }
   }
   if (navigator.share && (!navigator.canShare || navigator.canShare(data))) {
     try {

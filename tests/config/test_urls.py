@@ -14,6 +14,7 @@ from django.utils.http import urlsafe_base64_encode
 
 from club.models import Club, Role
 from club.seasons import current_season
+from evenings import services as evenings
 from ledger import exports
 from ledger import services as ledger
 from ledger.models import AccountKind, Source
@@ -48,6 +49,7 @@ def small_club(club):
     game = recording.start_game(club, "cribbage", [boss, other], boss.user)
     job = exports.start_season_statement(club, current_season(club), None, None, "sv")
     exports.build_season_statement(job.pk)
+    evening = evenings.open_evening(club, None)
     Club.objects.filter(pk=club.pk).update(league_share_token="en-delad-ligatabell-for-alla")
     user = boss.user
     return {
@@ -60,6 +62,7 @@ def small_club(club):
         "period_id": period.pk,
         "member_id": other.pk,
         "job_id": job.pk,
+        "evening_id": evening.pk,
         "uidb64": urlsafe_base64_encode(force_bytes(user.pk)),
         "token": {
             "invite-accept": invited.new_invite(),

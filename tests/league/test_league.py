@@ -302,6 +302,6 @@ def test_twenty_identical_season_forms_at_once_add_one_season():
 def test_first_visits_at_once_make_one_season_of_this_year():
     postgres_only()
     club = make_club()
-    seasons = at_once(lambda _visit: seasons.current_season(club).pk, range(10))
-    assert len(set(seasons)) == 1
+    made = at_once(lambda _visit: seasons.current_season(club).pk, range(10))
+    assert len(set(made)) == 1
     assert Season.objects.filter(club=club).count() == 1

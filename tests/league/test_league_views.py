@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from club.models import Club, Season
 from league import services as league
+from league.models import Standing
 from league.services import PlayerResult
 from tests.conftest import client_for
 from tests.factories import make_member
@@ -101,6 +102,40 @@ def test_the_player_page_and_head_to_head(
     assert b"<svg" in page.content
     h2h = member_client.get(reverse("league:h2h", args=[club.slug]), {"game": "kille"})
     assert "Motståndare 1" in h2h.content.decode()
+
+
+def test_the_head_to_head_matrix_shows_each_pair_from_the_row_s_side(
+    member_client, club, member, season, django_capture_on_commit_callbacks
+):
+    bo = make_member(club, "Bo <b>Ek</b>", login=False)
+    cilla = make_member(club, "Cilla", login=False)
+    today = timezone.localdate()
+    with django_capture_on_commit_callbacks(execute=True):
+        for n, order in enumerate([[member, bo], [member, bo], [bo, member], [cilla, bo]]):
+            results = [
+                PlayerResult(seat=i, member=m, guest_name="", placement=i + 1, score=0)
+                for i, m in enumerate(order)
+            ]
+            when = datetime(today.year, today.month, today.day, 10 + n, tzinfo=STOCKHOLM)
+            league.record_result(club, f"h2h:{n}", "cribbage", when, results)
+    page = member_client.get(reverse("league:h2h", args=[club.slug]), {"game": "cribbage"})
+    html = page.content.decode()
+    rows = {
+        name: html.split(f'<th scope="row">{name}</th>', 1)[1].split("</tr>", 1)[0]
+        for name in (member.name, "Bo &lt;b&gt;Ek&lt;/b&gt;", "Cilla")
+    }
+    # The columns follow the table's order.
+    columns = list(
+        Standing.objects.filter(game_key="cribbage").values_list("member__name", flat=True)
+    )
+    cells = {name: row.split("</td>")[:-1] for name, row in rows.items()}
+    maja, bo_ek = member.name, "Bo &lt;b&gt;Ek&lt;/b&gt;"
+    assert cells[maja][columns.index(bo.name)] == '<td class="num good">2–1'
+    assert cells[bo_ek][columns.index(member.name)] == '<td class="num neg">1–2'
+    assert cells[bo_ek][columns.index("Cilla")] == '<td class="num neg">0–1'
+    assert cells[maja][columns.index("Cilla")] == '<td class="muted">–'
+    assert cells["Cilla"][columns.index("Cilla")] == '<td class="self">·'
+    assert "<b>Ek</b>" not in html  # names are escaped as ever
 
 
 def test_a_shared_link_shows_the_table_without_login_until_revoked(

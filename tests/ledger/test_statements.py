@@ -3,14 +3,14 @@ a tap, a line per payment and dues; the running balance over the lines."""
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 
 import time_machine
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from ledger import payments
+from ledger import payments, statements
 from ledger import services as ledger
 from ledger.models import AccountKind, Source
 from ledger.statements import statement_lines
@@ -110,3 +110,94 @@ def test_the_page_makes_the_same_queries_however_many_lines(member_client, club,
         page = member_client.get(url)
     assert page.content.decode().count('class="stmt-line') == 5 + 20 + 20
     assert len(after) == len(before)
+
+
+def shown(lines) -> list[tuple[str, int, int]]:
+    return [(line.title, line.amount_ore, line.running_ore) for line in lines]
+
+
+def test_the_page_reads_the_same_lines_as_the_statement(club, member):
+    own = evening(club, member)
+    for start in (None, date(2026, 3, 5), date(2026, 3, 6)):
+        page = statements.statement_page(own, start=start)
+        stmt = ledger.statement(own, start=start)
+        assert shown(page.lines) == shown(statement_lines(stmt))
+        assert [[d.text for d in line.deals] for line in page.lines] == [
+            [d.text for d in line.deals] for line in statement_lines(stmt)
+        ]
+        assert (page.opening_ore, page.closing_ore) == (stmt.opening_ore, stmt.closing_ore)
+        assert page.is_first
+        assert page.is_last
+
+
+def test_a_long_statement_pages_back_from_the_latest_lines(club, member, monkeypatch):
+    monkeypatch.setattr(statements, "LINES_PER_PAGE", 2)
+    own = evening(club, member)
+    every = shown(statement_lines(ledger.statement(own)))  # five lines
+    latest = statements.statement_page(own)
+    assert shown(latest.lines) == every[3:]
+    assert (latest.is_last, latest.is_first) == (True, False)
+    assert latest.brought_ore == every[2][2]
+    assert latest.carried_ore == latest.closing_ore == every[-1][2]
+    middle = statements.statement_page(own, number=2)
+    assert shown(middle.lines) == every[1:3]
+    assert (middle.brought_ore, middle.carried_ore) == (every[0][2], every[2][2])
+    first = statements.statement_page(own, number=3)
+    assert shown(first.lines) == every[:1]
+    assert first.is_first
+    assert first.brought_ore == first.opening_ore == 0
+    assert shown(statements.statement_page(own, number=99).lines) == every[:1]
+
+
+def test_the_page_links_to_older_lines_and_keeps_the_dates(
+    member_client, club, member, monkeypatch
+):
+    monkeypatch.setattr(statements, "LINES_PER_PAGE", 2)
+    own = evening(club, member)
+    url = reverse("ledger:account", args=[club.slug, own.pk])
+    html = member_client.get(url, {"start": "2026-03-04", "end": "2026-03-31"}).content.decode()
+    assert html.count('class="stmt-line') == 2
+    assert "Avgift 2026" in html
+    assert "Insättning" not in html
+    assert 'href="?start=2026-03-04&amp;end=2026-03-31&amp;page=2"' in html
+    assert 'data-testid="stmt-newer"' not in html
+    assert "29,00\u00a0kr" in html  # the closing balance ends page 1
+    older = member_client.get(url, {"page": "3"}).content.decode()
+    assert "Insättning" in older
+    assert "Avgift 2026" not in older
+    assert 'data-testid="stmt-older"' not in older
+    assert 'href="?page=2"' in older  # back to newer lines
+    assert "Ingående saldo" in older
+    assert member_client.get(url, {"page": "x"}).content.decode().count('class="stmt-line') == 2
+
+
+def test_the_opening_balance_is_the_sum_before_the_day_read_from_either_side(club, member):
+    """A statement's opening balance sums the entries before its first day — or, for a date
+    late in the account's history, takes the entries from that day on off the cached balance."""
+    own = ledger.member_account(member)
+    cash = ledger.system_account(club, AccountKind.CASH)
+    amounts = {}
+    for day in range(1, 11):
+        amounts[day] = 100 * day + 7
+        ledger.post(
+            club,
+            ledger.legs_for_transfer(cash, own, amounts[day]),
+            f"Dag {day}",
+            "manual",
+            None,
+            date=date(2026, 3, day),
+        )
+    for day in range(0, 13):
+        start = date(2026, 3, 1) + timedelta(days=day - 1)
+        expected = sum(amount for d, amount in amounts.items() if d < day)
+        with CaptureQueriesContext(connection) as queries:
+            assert ledger.opening_balance(own, start) == expected, start
+        late = day >= 6  # nearer the last entry than the first: the cached balance less the rest
+        assert ('"balance_ore"' in queries[-1]["sql"]) == late, start
+        assert ledger.balance(own, at=start) == expected + amounts.get(day, 0)
+    assert (
+        ledger.opening_balance(
+            ledger.system_account(club, AccountKind.DUES_INCOME), date(2026, 4, 1)
+        )
+        == 0
+    )

@@ -1,0 +1,141 @@
+"""Forms of a club evening: opening it, checking in, forming tables, the club's options."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from club.models import Member
+from core import inputs
+from core.money import KronorField
+from engine import registry
+from engine.errors import EngineError
+from engine.whist_drive import check_percents
+from evenings import drives
+from evenings.models import Attendee, Evening, FeeKind, PotPolicy
+
+
+def _game_choices(keys=None) -> list[tuple[str, str]]:
+    games = registry.all_games()
+    return [(g.key, _(g.name)) for g in games if not keys or g.key in keys]
+
+
+class OpenEveningForm(forms.Form):
+    title = inputs.TextField(label=_("Title"), required=False, max_length=100)
+    games = forms.MultipleChoiceField(
+        label=_("Games on offer"), required=False, widget=forms.CheckboxSelectMultiple
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["games"].choices = _game_choices()
+
+
+class CheckInForm(forms.Form):
+    """The host ticks a member who is here, or writes a guest's name."""
+
+    member = forms.ModelChoiceField(
+        label=_("Member"), queryset=Member.objects.none(), required=False
+    )
+    guest_name = inputs.TextField(label=_("…or a guest"), required=False, max_length=100)
+
+    def __init__(self, *args, evening: Evening, **kwargs):
+        super().__init__(*args, **kwargs)
+        here = evening.attendees.filter(member__isnull=False).values("member_id")
+        self.fields["member"].queryset = (
+            Member.objects.for_club(evening.club).active().exclude(pk__in=here).order_by("name")
+        )
+
+    def clean(self):
+        data = super().clean()
+        if bool(data.get("member")) == bool((data.get("guest_name") or "").strip()):
+            raise forms.ValidationError(_("Choose a member or write a guest's name."))
+        return data
+
+
+class TableForm(forms.Form):
+    """Seat the chosen attendees at a new table, or let the app draw every table."""
+
+    game = forms.ChoiceField(label=_("Game"))
+    attendees = inputs.ModelMultipleChoiceField(
+        label=_("Players"),
+        queryset=Attendee.objects.none(),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
+
+    def __init__(self, *args, evening: Evening, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["game"].choices = _game_choices(evening.games)
+        keys = [key for key, _name in self.fields["game"].choices]
+        self.fields["game"].initial = keys[0] if evening.games else "kille"
+        seated = evening.tables.values("seats__attendee_id")
+        self.fields["attendees"].queryset = (
+            evening.attendees.exclude(pk__in=seated).select_related("member").order_by("pk")
+        )
+        self.fields["attendees"].label_from_instance = lambda a: a.name
+
+
+class OptionsForm(forms.Form):
+    fee = KronorField(label=_("Fee per attendee (kr)"), allow_zero=True, required=False)
+    fee_kind = forms.ChoiceField(label=_("The fee is"), choices=FeeKind.choices)
+    pot_policy = forms.ChoiceField(label=_("Between evenings"), choices=PotPolicy.choices)
+    prize_percents = inputs.TextField(
+        label=_("Whist drive prizes, % of the entry fees"),
+        required=False,
+        max_length=60,
+        help_text=_("First, second, third … place, e.g. 50/30/20."),
+    )
+
+    def clean_prize_percents(self) -> list[int]:
+        text = (self.cleaned_data.get("prize_percents") or "").replace(",", "/")
+        parts = [part.strip().rstrip("%") for part in text.split("/") if part.strip()]
+        if not parts:
+            return []
+        if not all(inputs.is_int_text(part) and len(part) <= 3 for part in parts):
+            raise forms.ValidationError(_("Write whole percentages, e.g. 50/30/20."))
+        shares = [int(part) for part in parts]
+        try:
+            check_percents(shares)
+        except EngineError as error:
+            raise forms.ValidationError(drives.refusal(error).messages[0]) from None
+        return shares
+
+
+class DriveStartForm(forms.Form):
+    """Who plays the whist drive (a multiple of four), and its length."""
+
+    attendees = inputs.ModelMultipleChoiceField(
+        label=_("Players"),
+        queryset=Attendee.objects.none(),
+        widget=forms.CheckboxSelectMultiple,
+    )
+    rounds = forms.IntegerField(label=_("Rounds"), min_value=1, max_value=40, initial=6)
+    deals_per_round = forms.IntegerField(
+        label=_("Deals per round"), min_value=1, max_value=24, initial=4
+    )
+
+    def __init__(self, *args, evening: Evening, **kwargs):
+        super().__init__(*args, **kwargs)
+        people = evening.attendees.select_related("member").order_by("pk")
+        self.fields["attendees"].queryset = people
+        self.fields["attendees"].label_from_instance = lambda a: a.name
+        if not self.is_bound:
+            self.initial.setdefault("attendees", [a.pk for a in people])
+
+
+class DriveReportForm(forms.Form):
+    """One table's round: the tricks each pair took (and on a tie, who took the last deal)."""
+
+    table = forms.TypedChoiceField(label=_("Table"), coerce=int)
+    ns_tricks = forms.IntegerField(label=_("Tricks N/S"), min_value=0, max_value=24 * 13)
+    ew_tricks = forms.IntegerField(label=_("Tricks E/W"), min_value=0, max_value=24 * 13)
+    last_deal = forms.ChoiceField(
+        label=_("On a tie: who took the last deal"),
+        required=False,
+        choices=[("", "–"), ("ns", _("N/S")), ("ew", _("E/W"))],
+    )
+
+    def __init__(self, *args, waiting=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["table"].choices = [(t, str(t)) for t in waiting]

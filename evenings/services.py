@@ -1,0 +1,420 @@
+"""Club evenings: one evening, several tables, the tables' pots and tonight's money.
+
+Design
+- ``open_evening(club, by)`` opens tonight (one evening per club and day: a second tap finds
+  the first). It copies the club's options (``EveningOptions``: a fee per attendee, what the
+  fee is, what happens to the tables' pots between evenings) so a later change of the options
+  does not rewrite an evening.
+- ``check_in(evening, member=…|guest_name=…)``: a member taps "I'm here" or the host ticks him
+  (a guest by name). The fee is posted once per attendee and evening: the attendee row is
+  unique, and so is the posting's ledger key ``evening:<id>:fee:<attendee>`` — twenty taps
+  post one fee. Table money goes from the member's account to the club's treasury; an entry
+  fee to the evening's prize pool (``prizes:<evening>``, a pot). A guest pays cash at the door.
+- Tables: ``form_tables(evening, game_key, groups)`` seats the host's groups at tables numbered
+  after the ones already there; ``draw_groups(attendees, game_key)`` draws them for the game's
+  player counts: as few tables as the game's largest table allows, sizes within one of each
+  other, seats in the order drawn (the first seat deals first, as on the start form). Each
+  table then plays games as any table does (``scoring``: a game started at a table has
+  ``Game.table``).
+- Pots (Kille, Polskt pass: a game whose engine starts from ``pot_ore``): at an evening every
+  table has its own pot and betar, keyed by the table's number (``ledger.game_pot(club, key,
+  table=n)``), so two Kille tables play side by side. When tables of a pot game are formed,
+  whatever is in the club's pot for that game is split evenly among them (whole öre; the
+  remainder stays in the club's pot for the next split) — for a club that used to play at one
+  table, that is the old pot. When the evening closes and the club's policy is *merge*, every
+  table's pot of the evening goes back into the club's pot (to be split next time); under
+  *carry* each table keeps its pot for the same table number next time. Betar stay with their
+  table under both policies: each is owned by the players who put it in. Every move is one
+  balanced ledger transaction with an idempotency key, so money is conserved and a double tap
+  moves nothing twice.
+- ``close_evening``: refused while a game at its tables is still open (its pot would move
+  under it); then the merge, the closing time.
+- Tonight's money (``tonight_nets``): the sum, per account, of the entries of tonight's
+  transactions only — the fees (``evening:<id>:…``) and the money of the games played at its
+  tables (``game:<id>:…``, undos included) — never older deposits. Members by their account
+  key; guests' money and the club's pots meet in the club's cash box (``cash``), which takes up
+  the difference so the balances sum to zero.
+- ``tonight_plan``: the fewest payments that settle tonight's balances exactly
+  (``ledger.settle.plan_settlement``: exact for up to 12 non-zero balances, greedy above);
+  a payment to or from ``cash`` is one with the club (its Swish number).
+- ``summary``: per attendee, the games played, won, tonight's money and the fee.
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date as Date
+from random import Random
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.db.models import Q, Sum
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from club.models import Club, Member, User
+from engine import registry
+from evenings.models import (
+    Attendee,
+    Evening,
+    EveningOptions,
+    EveningStatus,
+    FeeKind,
+    PotPolicy,
+    Table,
+    TableSeat,
+)
+from league.models import GameResult
+from ledger import services as ledger
+from ledger import settle
+from ledger.models import Account, AccountKind, Entry, Source, Transaction
+
+
+class EveningError(ValidationError):
+    """A refusal a person can act on, shown where the tap was."""
+
+
+def options_for(club: Club) -> EveningOptions:
+    options, _created = EveningOptions.objects.get_or_create(club=club)
+    return options
+
+
+# --- opening and checking in -------------------------------------------------------------------
+
+
+def open_evening(
+    club: Club,
+    by: User | None,
+    *,
+    date: Date | None = None,
+    title: str = "",
+    games: Sequence[str] = (),
+) -> Evening:
+    """Tonight's evening (made on the first tap, found on every later one)."""
+    day = date or timezone.localdate()
+    known = set(registry.game_keys())
+    unknown = [g for g in games if g not in known]
+    if unknown:
+        raise EveningError(_("Unknown game: %(game)s.") % {"game": unknown[0]}, code="game")
+    existing = Evening.objects.filter(club=club, date=day).first()
+    if existing is not None:
+        return existing
+    options = options_for(club)
+    try:
+        with transaction.atomic():
+            return Evening.objects.create(
+                club=club,
+                date=day,
+                title=title,
+                games=list(games),
+                fee_ore=options.fee_ore,
+                fee_kind=options.fee_kind,
+                pot_policy=options.pot_policy,
+                opened_by=by,
+            )
+    except IntegrityError:
+        return Evening.objects.get(club=club, date=day)
+
+
+def check_in(
+    evening: Evening,
+    by: User | None,
+    *,
+    member: Member | None = None,
+    guest_name: str = "",
+) -> Attendee:
+    """Mark someone as here and post the evening's fee once."""
+    _require_open(evening)
+    guest_name = guest_name.strip()
+    if (member is None) == (not guest_name):
+        raise EveningError(_("Check in a member or a guest by name."), code="who")
+    if member is not None and member.club_id != evening.club_id:
+        raise EveningError(_("That member is not in this club."), code="who")
+    with transaction.atomic():
+        Club.objects.select_for_update().filter(pk=evening.club_id).first()
+        found = Attendee.objects.filter(
+            evening=evening, member=member, guest_name="" if member else guest_name
+        ).first()
+        attendee = found or Attendee.objects.create(
+            evening=evening, member=member, guest_name="" if member else guest_name
+        )
+        if attendee.fee_id is None and evening.fee_ore > 0:
+            attendee.fee = _post_fee(evening, attendee, by)
+            attendee.save(update_fields=["fee"])
+    return attendee
+
+
+def _post_fee(evening: Evening, attendee: Attendee, by: User | None) -> Transaction:
+    club = evening.club
+    payer = (
+        ledger.member_account(attendee.member)
+        if attendee.member_id
+        else ledger.system_account(club, AccountKind.CASH)
+    )
+    payee = (
+        prize_pool(evening)
+        if evening.fee_kind == FeeKind.ENTRY_FEE
+        else ledger.system_account(club, AccountKind.TREASURY)
+    )
+    memo = _("Evening %(date)s: fee, %(name)s") % {"date": evening.date, "name": attendee.name}
+    return ledger.post(
+        club,
+        [(payer, -evening.fee_ore), (payee, evening.fee_ore)],
+        memo,
+        Source.EVENING,
+        by,
+        date=evening.date,
+        key=f"{evening.ref}:fee:{attendee.pk}",
+        ref=f"{evening.ref}:fee:{attendee.pk}",
+    )
+
+
+def prize_pool(evening: Evening) -> Account:
+    """The evening's pool of entry fees, paid out as prizes."""
+    account, _created = Account.objects.get_or_create(
+        club=evening.club,
+        key=f"prizes:{evening.pk}",
+        defaults={"kind": AccountKind.POT, "name": _("Prizes %(date)s") % {"date": evening.date}},
+    )
+    return account
+
+
+def _require_open(evening: Evening) -> None:
+    if not evening.is_open:
+        raise EveningError(_("This evening is closed."), code="closed")
+
+
+# --- tables ----------------------------------------------------------------------------------
+
+
+def is_pot_game(game_key: str) -> bool:
+    return "pot_ore" in inspect.signature(registry.get(game_key).module.new_game).parameters
+
+
+def table_sizes(players: int, game_key: str) -> list[int]:
+    """How ``players`` people sit at tables of ``game_key``: as few tables as its largest table
+    allows, sizes within one of each other (larger tables first)."""
+    info = registry.get(game_key)
+    if players < info.min_players:
+        raise EveningError(
+            _("%(game)s needs at least %(n)s players.")
+            % {"game": _(info.name), "n": info.min_players},
+            code="players",
+        )
+    tables = math.ceil(players / info.max_players)
+    base, extra = divmod(players, tables)
+    if base < info.min_players:
+        raise EveningError(
+            _("%(n)s players cannot sit at tables of %(game)s (%(lo)s–%(hi)s a table).")
+            % {"n": players, "game": _(info.name), "lo": info.min_players, "hi": info.max_players},
+            code="players",
+        )
+    return [base + 1] * extra + [base] * (tables - extra)
+
+
+def draw_groups(
+    attendees: Sequence[Attendee], game_key: str, rng: Random | None = None
+) -> list[list[Attendee]]:
+    """The app's draw: shuffle, then fill the tables in order (the first seat deals first)."""
+    drawn = list(attendees)
+    (rng or secrets.SystemRandom()).shuffle(drawn)
+    groups, start = [], 0
+    for size in table_sizes(len(drawn), game_key):
+        groups.append(drawn[start : start + size])
+        start += size
+    return groups
+
+
+def form_tables(
+    evening: Evening, game_key: str, groups: Sequence[Sequence[Attendee]], by: User | None
+) -> list[Table]:
+    """Seat each group at a new table of ``game_key`` (numbered after the evening's tables);
+    for a pot game, the club's pot is split among the new tables."""
+    _require_open(evening)
+    info = registry.get(game_key)
+    with transaction.atomic():
+        Club.objects.select_for_update().filter(pk=evening.club_id).first()
+        seated = set(
+            TableSeat.objects.filter(table__evening=evening).values_list("attendee_id", flat=True)
+        )
+        _check_groups(evening, info, groups, seated)
+        number = (evening.tables.order_by("-number").values_list("number", flat=True).first()) or 0
+        tables = []
+        for group in groups:
+            number += 1
+            table = Table.objects.create(evening=evening, number=number, game_key=game_key)
+            TableSeat.objects.bulk_create(
+                TableSeat(table=table, attendee=a, position=i) for i, a in enumerate(group)
+            )
+            tables.append(table)
+        if is_pot_game(game_key):
+            split_club_pot(evening, game_key, tables, by)
+    return tables
+
+
+def _check_groups(evening, info, groups, seated: set[int]) -> None:
+    if not groups:
+        raise EveningError(_("Choose the players of at least one table."), code="players")
+    everyone = [a for group in groups for a in group]
+    if len({a.pk for a in everyone}) != len(everyone):
+        raise EveningError(_("Nobody can sit at two tables."), code="players")
+    if any(a.evening_id != evening.pk for a in everyone):
+        raise EveningError(_("Only tonight's attendees can sit at a table."), code="players")
+    if any(a.pk in seated for a in everyone):
+        raise EveningError(_("Somebody chosen already sits at a table."), code="players")
+    for group in groups:
+        if not info.min_players <= len(group) <= info.max_players:
+            raise EveningError(
+                _("%(game)s is for %(lo)s–%(hi)s players.")
+                % {"game": _(info.name), "lo": info.min_players, "hi": info.max_players},
+                code="players",
+            )
+
+
+def split_club_pot(
+    evening: Evening, game_key: str, tables: Sequence[Table], by: User | None
+) -> Transaction | None:
+    """Whatever is in the club's pot of ``game_key`` goes to ``tables`` in equal whole öre;
+    the remainder stays in the club's pot."""
+    club_pot = ledger.game_pot(evening.club, game_key, create=False)
+    if club_pot is None or club_pot.balance_ore <= 0 or not tables:
+        return None
+    share = club_pot.balance_ore // len(tables)
+    if share == 0:
+        return None
+    legs = [(club_pot, -share * len(tables))]
+    legs += [(ledger.game_pot(evening.club, game_key, table=t.number), share) for t in tables]
+    numbers = "-".join(str(t.number) for t in tables)
+    memo = _("Evening %(date)s: the club's pot shared among tables %(tables)s") % {
+        "date": evening.date,
+        "tables": numbers,
+    }
+    key = f"{evening.ref}:split:{game_key}:{numbers}"
+    return ledger.post(
+        evening.club, legs, memo, Source.EVENING, by, date=evening.date, key=key, ref=key
+    )
+
+
+# --- closing -----------------------------------------------------------------------------------
+
+
+def open_games_at(evening: Evening):
+    """The games at the evening's tables that are still open (scoring's, by relation)."""
+    return [
+        game
+        for table in evening.tables.prefetch_related("games")
+        for game in table.games.all()
+        if game.status == "open"
+    ]
+
+
+def close_evening(evening: Evening, by: User | None) -> Evening:
+    """Close tonight: under the *merge* policy the tables' pots go back to the club's pot."""
+    if not evening.is_open:
+        return evening
+    still_open = open_games_at(evening)
+    if still_open:
+        raise EveningError(
+            _("Finish or void the open games first (tables %(tables)s).")
+            % {"tables": ", ".join(sorted({str(g.table.number) for g in still_open}))},
+            code="open_games",
+        )
+    with transaction.atomic():
+        Club.objects.select_for_update().filter(pk=evening.club_id).first()
+        evening.refresh_from_db()
+        if not evening.is_open:
+            return evening
+        if evening.pot_policy == PotPolicy.MERGE:
+            for game_key in sorted({t.game_key for t in evening.tables.all()}):
+                if is_pot_game(game_key):
+                    merge_table_pots(evening, game_key, by)
+        evening.status = EveningStatus.CLOSED
+        evening.closed_at = timezone.now()
+        evening.save(update_fields=["status", "closed_at"])
+    return evening
+
+
+def merge_table_pots(evening: Evening, game_key: str, by: User | None) -> Transaction | None:
+    numbers = sorted(set(evening.tables.values_list("number", flat=True)))
+    pots = ledger.table_pots(evening.club, game_key)
+    legs = [(pots[n], -pots[n].balance_ore) for n in numbers if n in pots and pots[n].balance_ore]
+    if not legs:
+        return None
+    back = -sum(amount for _account, amount in legs)
+    legs.append((ledger.game_pot(evening.club, game_key), back))
+    memo = _("Evening %(date)s: the tables' pots back to the club's pot") % {"date": evening.date}
+    key = f"{evening.ref}:merge:{game_key}"
+    return ledger.post(
+        evening.club, legs, memo, Source.EVENING, by, date=evening.date, key=key, ref=key
+    )
+
+
+# --- tonight's money -------------------------------------------------------------------------
+
+
+def game_ids(evening: Evening) -> list[int]:
+    return [g.pk for t in evening.tables.prefetch_related("games") for g in t.games.all()]
+
+
+def tonight_transactions(evening: Evening):
+    refs = Q(ref__startswith=f"{evening.ref}:")
+    for game_id in game_ids(evening):
+        refs |= Q(ref__startswith=f"game:{game_id}:")
+    return Transaction.objects.filter(club=evening.club_id).filter(refs)
+
+
+def tonight_nets(evening: Evening) -> dict[str, int]:
+    """Tonight's money per member account (``member:<id>``), and ``cash`` for the rest (guests,
+    the pots, the club): the balances sum to zero."""
+    rows = (
+        Entry.objects.filter(transaction__in=tonight_transactions(evening))
+        .filter(account__kind=AccountKind.MEMBER)
+        .values("account__key")
+        .annotate(net=Sum("amount_ore"))
+    )
+    nets = {row["account__key"]: row["net"] for row in rows if row["net"]}
+    rest = -sum(nets.values())
+    if rest:
+        nets["cash"] = rest
+    return nets
+
+
+def tonight_plan(evening: Evening) -> list[settle.Payment]:
+    return settle.plan_settlement(tonight_nets(evening))
+
+
+@dataclass(frozen=True)
+class Night:
+    """One attendee's evening."""
+
+    attendee: Attendee
+    games: int
+    won: int
+    net_ore: int
+    fee_ore: int
+
+
+def summary(evening: Evening) -> list[Night]:
+    nets = tonight_nets(evening)
+    refs = [f"game:{game_id}" for game_id in game_ids(evening)]
+    results = GameResult.objects.filter(game_ref__in=refs, member__isnull=False)
+    played: dict[int, int] = {}
+    won: dict[int, int] = {}
+    for member_id, placement in results.values_list("member_id", "placement"):
+        played[member_id] = played.get(member_id, 0) + 1
+        won[member_id] = won.get(member_id, 0) + (placement == 1)
+    nights = [
+        Night(
+            attendee=a,
+            games=played.get(a.member_id, 0),
+            won=won.get(a.member_id, 0),
+            net_ore=nets.get(a.account_key, 0) if a.member_id else 0,
+            fee_ore=evening.fee_ore if a.fee_id else 0,
+        )
+        for a in evening.attendees.select_related("member")
+    ]
+    return sorted(nights, key=lambda n: (-n.net_ore, -n.won, n.attendee.name))

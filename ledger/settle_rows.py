@@ -1,0 +1,64 @@
+"""The rows of a settle-up page: who pays whom in words, the Swish link and its QR code, and a
+payment above the single-amount ceiling cut into payments each page can record. Shared by the
+treasurer's settle-up (``ledger.views``) and tonight's (``evenings``)."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Mapping
+
+from django.conf import settings
+
+from ledger import settle
+
+# Who pays and who is paid in a settle-up row: a member's account, or the club's box.
+SETTLE_PARTY = re.compile(r"cash|member:[0-9]{1,18}")
+
+
+def within_ceiling(plan: list[settle.Payment]) -> list[settle.Payment]:
+    """A payment above the ceiling on single amounts (``settings.MAX_AMOUNT_ORE``) as several
+    payments at most the ceiling each: every row can then be recorded as it is proposed."""
+    ceiling = settings.MAX_AMOUNT_ORE
+    parts = []
+    for payment in plan:
+        left = payment.amount_ore
+        while left > 0:
+            parts.append(dataclasses.replace(payment, amount_ore=min(left, ceiling)))
+            left -= ceiling
+    return parts
+
+
+def payment_rows(
+    plan: list[settle.Payment],
+    names: Mapping[str, str],
+    numbers: Mapping[str, str],
+    message: str,
+) -> list[dict]:
+    """One row per payment, read aloud payer by payer ("Bertil pays Doris…, Bertil pays
+    Einar…, Cecilia pays…"), with the payee's Swish link and QR code where he has a number."""
+    plan = sorted(
+        within_ceiling(plan),
+        key=lambda p: (names.get(p.payer, p.payer), names.get(p.payee, p.payee)),
+    )
+    rows = []
+    for payment in plan:
+        number = numbers.get(payment.payee, "")
+        url = svg = ""
+        if number:
+            try:
+                url = settle.swish_payment_url(number, payment.amount_ore, message)
+            except settle.SettlementError:
+                url = ""
+            else:
+                svg = settle.swish_qr_svg(url)
+        rows.append(
+            {
+                "payment": payment,
+                "text": settle.describe(payment, names),
+                "swish_url": url,
+                "qr_svg": svg,
+                "payee_has_swish": bool(number),
+            }
+        )
+    return rows

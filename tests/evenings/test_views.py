@@ -1,0 +1,198 @@
+"""The evening's pages: check-in, tables, starting a game at a table, the board, closing and
+tonight's settle-up with "paid"."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+from django.urls import reverse
+
+from evenings import services as evenings
+from evenings.models import Attendee, EveningOptions, Table
+from ledger import services as ledger
+from ledger.models import Account, AccountKind, Source, Transaction
+from scoring.models import Game
+from tests.conftest import client_for
+from tests.factories import make_club, make_member
+
+
+@pytest.fixture
+def evening(club):
+    return evenings.open_evening(club, None)
+
+
+@pytest.fixture
+def players(club):
+    return [make_member(club, name) for name in ("Anna", "Bo", "Cissi", "Doris")]
+
+
+def url(name, club, *args):
+    return reverse(f"evenings:{name}", args=[club.slug, *args])
+
+
+def test_a_member_checks_himself_in_once(club, evening, member_client, member):
+    EveningOptions.objects.filter(club=club).update(fee_ore=1500)
+    evening.fee_ore = 1500
+    evening.save()
+    page = member_client.get(url("detail", club, evening.pk))
+    assert page.status_code == 200
+    assert 'data-testid="im-here"' in page.content.decode()
+    for _tap in range(2):
+        assert (
+            member_client.post(url("detail", club, evening.pk), {"action": "here"}).status_code
+            == 302
+        )
+    assert Attendee.objects.filter(evening=evening, member=member).count() == 1
+    assert ledger.member_account(member).balance_ore == -1500
+    page = member_client.get(url("detail", club, evening.pk)).content.decode()
+    assert 'data-testid="im-here"' not in page
+
+
+def test_only_the_host_checks_in_others(club, evening, member_client, scorer_client, players):
+    post = {"action": "check-in", "member": players[0].pk}
+    assert member_client.post(url("detail", club, evening.pk), post).status_code == 403
+    assert scorer_client.post(url("detail", club, evening.pk), post).status_code == 302
+    guest = {"action": "check-in", "guest_name": "Gästen Greta"}
+    assert scorer_client.post(url("detail", club, evening.pk), guest).status_code == 302
+    assert sorted(a.name for a in evening.attendees.all()) == ["Anna", "Gästen Greta"]
+    # Neither, or both: the form says so where it was filled in, and nothing is lost.
+    both = {"action": "check-in", "member": players[1].pk, "guest_name": "X"}
+    page = scorer_client.post(url("detail", club, evening.pk), both)
+    assert page.status_code == 422
+    assert "Välj en medlem eller skriv en gästs namn." in page.content.decode()
+    assert scorer_client.post(url("detail", club, evening.pk), {"action": "?"}).status_code == 400
+
+
+def test_the_host_seats_a_table_and_starts_kille_there(club, evening, scorer_client, players):
+    here = [evenings.check_in(evening, None, member=m) for m in players[:3]]
+    post = {"action": "table", "game": "kille", "attendees": [a.pk for a in here]}
+    assert scorer_client.post(url("detail", club, evening.pk), post).status_code == 302
+    table = Table.objects.get(evening=evening)
+    start = reverse("scoring:game-start", args=[club.slug, "kille"]) + f"?table={table.pk}"
+    page = scorer_client.get(start)
+    assert page.status_code == 200
+    assert page.context["form"].initial["players"] == [m.pk for m in players[:3]]
+    assert 'data-testid="start-table"' in page.content.decode()
+    form = {
+        "players": [m.pk for m in players[:3]],
+        "order": ",".join(str(m.pk) for m in players[:3]),
+        "table": table.pk,
+        "submission": "start-1",
+    }
+    started = scorer_client.post(reverse("scoring:game-start", args=[club.slug, "kille"]), form)
+    assert started.status_code == 302
+    game = Game.objects.get()
+    assert game.table == table
+    assert game.pot_table == 1
+    board = scorer_client.get(url("board", club, evening.pk), headers={"HX-Request": "true"})
+    text = board.content.decode()
+    assert 'data-testid="table-1"' in text
+    assert "Anna, Bo, Cissi" in text
+    assert reverse("scoring:game-detail", args=[club.slug, game.pk]) in text
+
+
+@pytest.mark.parametrize("value", ["abc", "99999999999999999999999", "0"])
+def test_a_start_at_a_table_that_is_not_there_is_a_404(club, scorer_client, value):
+    start = reverse("scoring:game-start", args=[club.slug, "kille"]) + f"?table={value}"
+    assert scorer_client.get(start).status_code == 404
+
+
+def test_another_clubs_table_is_a_404(club, scorer_client):
+    other = make_club()
+    evening = evenings.open_evening(other, None)
+    here = [evenings.check_in(evening, None, guest_name=n) for n in ("A", "B", "C")]
+    (table,) = evenings.form_tables(evening, "kille", [here], None)
+    start = reverse("scoring:game-start", args=[club.slug, "kille"]) + f"?table={table.pk}"
+    assert scorer_client.get(start).status_code == 404
+
+
+def test_the_draw_seats_everyone_not_yet_at_a_table(club, evening, scorer_client, players):
+    for m in players:
+        evenings.check_in(evening, None, member=m)
+    post = {"action": "draw", "game": "whist"}
+    assert scorer_client.post(url("detail", club, evening.pk), post).status_code == 302
+    (table,) = Table.objects.filter(evening=evening)
+    assert table.seats.count() == 4
+    # Nobody left to seat: the refusal is read on the page, in view of the button.
+    page = scorer_client.post(url("detail", club, evening.pk), post, follow=True)
+    assert "Whist" in page.content.decode()
+
+
+def test_the_big_screen_board(club, evening, member_client):
+    page = member_client.get(url("board", club, evening.pk) + "?tv=1").content.decode()
+    assert 'class="evening-board tv"' in page
+    assert 'hx-trigger="every 5s"' in page
+
+
+def test_closing_with_an_open_game_says_which_table(club, evening, scorer_client, players):
+    here = [evenings.check_in(evening, None, member=m) for m in players[:3]]
+    (table,) = evenings.form_tables(evening, "kille", [here], None)
+    from scoring import games, recording
+
+    recording.start_game(
+        club,
+        "kille",
+        players[:3],
+        None,
+        setup=games.start_setup(club, "kille", 1),
+        table=table,
+    )
+    page = scorer_client.post(url("close", club, evening.pk), follow=True)
+    assert "bord 1" in page.content.decode()
+    evening.refresh_from_db()
+    assert evening.is_open
+
+
+def test_tonights_settle_up_is_recorded_once_and_the_plan_shrinks(club, evening, scorer_client):
+    anna, bo = make_member(club, "Anna"), make_member(club, "Bo")
+    for m in (anna, bo):
+        evenings.check_in(evening, None, member=m)
+    ledger.post(
+        club,
+        [(ledger.member_account(anna), 700), (ledger.member_account(bo), -700)],
+        "Kvällens spel",
+        Source.EVENING,
+        None,
+        ref=f"{evening.ref}:test",
+    )
+    page = scorer_client.get(url("summary", club, evening.pk))
+    rows = page.context["rows"]
+    assert [(r["payment"].payer, r["payment"].payee, r["payment"].amount_ore) for r in rows] == [
+        (f"member:{bo.pk}", f"member:{anna.pk}", 700)
+    ]
+    paid = {
+        "payer": f"member:{bo.pk}",
+        "payee": f"member:{anna.pk}",
+        "amount_ore": 700,
+        "submission": "abc-1",
+    }
+    for _tap in range(2):
+        assert scorer_client.post(url("summary", club, evening.pk), paid).status_code == 302
+    assert Transaction.objects.filter(ref=f"{evening.ref}:paid").count() == 1
+    page = scorer_client.get(url("summary", club, evening.pk))
+    assert page.context["rows"] == []
+    assert 'data-testid="settled"' in page.content.decode()
+    hostile = dict(paid, payer="treasury", submission="abc-2")
+    assert scorer_client.post(url("summary", club, evening.pk), hostile).status_code == 400
+
+
+def test_a_member_of_another_club_sees_nothing(club, evening, other_club):
+    stranger = client_for(make_member(other_club, "Främling"))
+    assert stranger.get(url("detail", club, evening.pk)).status_code == 404
+
+
+def test_the_options_page_is_the_admins(club, admin_client_, member_client):
+    assert member_client.get(url("options", club)).status_code == 403
+    post = {"fee": "20", "fee_kind": "table", "pot_policy": "merge", "prize_percents": "60/40"}
+    for wrong in ("60/50", "40/60", "fem/tio"):
+        refused = admin_client_.post(url("options", club), dict(post, prize_percents=wrong))
+        assert refused.status_code == 422
+        assert f'value="{wrong}"' in refused.content.decode()  # kept for mending
+    assert admin_client_.post(url("options", club), post).status_code == 302
+    options = evenings.options_for(club)
+    assert (options.fee_ore, options.pot_policy) == (2000, "merge")
+    assert options.prize_percent_list() == (60, 40)
+    evening = evenings.open_evening(club, None, date=date(2030, 1, 1))
+    assert (evening.fee_ore, evening.pot_policy) == (2000, "merge")
+    assert Account.objects.filter(club=club, kind=AccountKind.TREASURY).count() == 0
