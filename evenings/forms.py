@@ -63,6 +63,8 @@ class TableForm(forms.Form):
         required=False,
         widget=forms.CheckboxSelectMultiple,
     )
+    # The order the host tapped them in (the first seat deals first), kept by static/js/app.js.
+    order = forms.CharField(widget=forms.HiddenInput, required=False, max_length=2000)
 
     def __init__(self, *args, evening: Evening, **kwargs):
         super().__init__(*args, **kwargs)
@@ -74,6 +76,14 @@ class TableForm(forms.Form):
             evening.attendees.exclude(pk__in=seated).select_related("member").order_by("pk")
         )
         self.fields["attendees"].label_from_instance = lambda a: a.name
+
+
+    def seated(self) -> list[Attendee]:
+        """The ticked attendees in the order they were tapped (the rest in check-in order)."""
+        chosen = list(self.cleaned_data.get("attendees") or [])
+        order = [p for p in (self.cleaned_data.get("order") or "").split(",") if p.isdigit()]
+        rank = {int(pk): i for i, pk in enumerate(order) if len(pk) <= 19}
+        return sorted(chosen, key=lambda a: (rank.get(a.pk, len(rank)), a.pk))
 
 
 class OptionsForm(forms.Form):

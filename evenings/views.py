@@ -123,7 +123,7 @@ def evening_detail(request: HttpRequest, evening_id: int) -> HttpResponse:
 
 def _form_tables(request, evening: Evening, form: TableForm, *, draw: bool) -> None:
     game_key = form.cleaned_data["game"]
-    chosen = list(form.cleaned_data["attendees"]) or list(form.fields["attendees"].queryset)
+    chosen = form.seated() or list(form.fields["attendees"].queryset)
     groups = services.draw_groups(chosen, game_key) if draw else [chosen]
     tables = services.form_tables(evening, game_key, groups, request.user)
     messages.success(

@@ -4,7 +4,9 @@
 // Seat order: remember the order in which players are ticked, and number them.
 function setUpSeatOrder(form) {
   const order = form.querySelector("input[name=order]");
-  const boxes = [...form.querySelectorAll("input[name=players]")];
+  // The check boxes of the field named by data-seat-order ("players" on the start form).
+  const field = form.dataset.seatOrder || "players";
+  const boxes = [...form.querySelectorAll(`input[name=${field}]`)];
   // The players ticked when the page opens, in the order the page gives (a club evening's
   // table: its seat order), then any others ticked, in page order.
   const ticked = boxes.filter((b) => b.checked).map((b) => b.value);

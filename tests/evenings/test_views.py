@@ -196,3 +196,17 @@ def test_the_options_page_is_the_admins(club, admin_client_, member_client):
     evening = evenings.open_evening(club, None, date=date(2030, 1, 1))
     assert (evening.fee_ore, evening.pot_policy) == (2000, "merge")
     assert Account.objects.filter(club=club, kind=AccountKind.TREASURY).count() == 0
+
+
+def test_a_table_seated_by_hand_sits_in_the_order_tapped(club, evening, scorer_client, players):
+    here = [evenings.check_in(evening, None, member=m) for m in players[:3]]
+    tapped = [here[2], here[0], here[1]]
+    post = {
+        "action": "table",
+        "game": "kille",
+        "attendees": [a.pk for a in here],
+        "order": ",".join(str(a.pk) for a in tapped),
+    }
+    assert scorer_client.post(url("detail", club, evening.pk), post).status_code == 302
+    table = Table.objects.get(evening=evening)
+    assert [s.attendee_id for s in table.seats.order_by("position")] == [a.pk for a in tapped]
