@@ -77,7 +77,6 @@ class TableForm(forms.Form):
         )
         self.fields["attendees"].label_from_instance = lambda a: a.name
 
-
     def seated(self) -> list[Attendee]:
         """The ticked attendees in the order they were tapped (the rest in check-in order)."""
         chosen = list(self.cleaned_data.get("attendees") or [])
