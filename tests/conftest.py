@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from celery._state import _set_task_join_will_block
 from django.test import Client, RequestFactory
 from django.utils import translation
 
@@ -23,6 +24,16 @@ def each_test_starts_in_the_default_language():
     translation.deactivate()
     yield
     translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
+def celery_join_flag_reset():
+    """Celery marks "inside a task" with one process-wide flag while an eager task runs
+    (``denied_join_result``), and restores what it found. Two threads running eager tasks at
+    once (the PostgreSQL race tests) can leave it set for good, and a later test's
+    ``result.get()`` then refuses. Our code never waits on a result; the tests start clean."""
+    yield
+    _set_task_join_will_block(False)
 
 
 @pytest.fixture
