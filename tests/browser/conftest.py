@@ -81,11 +81,16 @@ def assert_fits_the_phone(page) -> None:
     assert width <= PHONE["width"], f"the page is {width}px wide"
 
 
-def log_in(page, live_server, username: str, password: str) -> None:
+def log_in(page, live_server, username: str, password: str, *, expect_failure=False) -> None:
+    """Log in and wait until the login's answer has arrived: a test that goes on to another
+    page at once would otherwise cut the login's request off and land back on the login page."""
     page.goto(f"{live_server.url}/login/")
     page.fill("#id_username", username)
     page.fill("#id_password", password)
-    page.get_by_role("button", name=re.compile("Logga in|Log in")).click()
+    with page.expect_response(lambda response: response.request.method == "POST"):
+        page.get_by_role("button", name=re.compile("Logga in|Log in")).click()
+    if not expect_failure:
+        page.wait_for_url(lambda url: "/login/" not in url)
 
 
 def open_pad(

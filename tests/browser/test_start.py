@@ -51,6 +51,6 @@ def test_tap_targets_are_at_least_44px(page, live_server):
 
 def test_a_wrong_password_says_so_and_stays_on_the_login_page(page, live_server):
     load_demo()
-    log_in(page, live_server, DEMO_USERNAME, "wrong")
+    log_in(page, live_server, DEMO_USERNAME, "wrong", expect_failure=True)
     expect(page.get_by_role("alert")).to_be_visible()
     expect(page).to_have_url(re.compile(r"/login/"))
