@@ -31,7 +31,8 @@ class GameStatus:
     is_open: bool
 
 
-# (games) -> {game_id: GameStatus}: one call for every game of the evening.
+# (games) -> {game_id: GameStatus}: one call for every game of the evening; the games come
+# with their seats (and members) and their club loaded.
 StatusProvider = Callable[[list], dict[int, GameStatus]]
 _PROVIDERS: list[StatusProvider] = []
 
@@ -54,18 +55,23 @@ class TableRow:
 
 def board(evening: Evening) -> dict:
     """Everything the board shows, in a handful of queries."""
-    tables = list(evening.tables.prefetch_related("seats__attendee__member", "games"))
+    tables = list(
+        evening.tables.prefetch_related("seats__attendee__member", "games__seats__member")
+    )
     games = [game for table in tables for game in table.games.all()]
+    for game in games:
+        game.club = evening.club  # the evening's club, already loaded: no query per game
     statuses: dict[int, GameStatus] = {}
     for provider in _PROVIDERS:
         statuses.update(provider(games))
+    pots = _pots(evening, tables)
     rows = []
     for table in tables:
         row = TableRow(
             table=table,
             game_name=_(registry.display_name(table.game_key)),
             players=[seat.attendee.name for seat in table.seats.all()],
-            pot_ore=_pot(evening, table),
+            pot_ore=pots.get(table.pk),
         )
         for game in sorted(table.games.all(), key=lambda g: g.pk, reverse=True):
             status = statuses.get(game.pk)
@@ -76,11 +82,16 @@ def board(evening: Evening) -> dict:
             else:
                 row.finished.append(status)
         rows.append(row)
-    return {"tables": rows, "ranking": services.summary(evening)}
+    return {"tables": rows, "ranking": services.summary(evening, [g.pk for g in games])}
 
 
-def _pot(evening: Evening, table: Table) -> int | None:
-    if not services.is_pot_game(table.game_key):
-        return None
-    pot = ledger.game_pot(evening.club, table.game_key, table=table.number, create=False)
-    return pot.balance_ore if pot else 0
+def _pots(evening: Evening, tables: list[Table]) -> dict[int, int]:
+    """Each pot game's table's pot balance, by table id: one query per pot game played."""
+    pots: dict[int, int] = {}
+    for game_key in {t.game_key for t in tables if services.is_pot_game(t.game_key)}:
+        accounts = ledger.table_pots(evening.club, game_key)
+        for table in tables:
+            if table.game_key == game_key:
+                account = accounts.get(table.number)
+                pots[table.pk] = account.balance_ore if account else 0
+    return pots

@@ -357,21 +357,25 @@ def merge_table_pots(evening: Evening, game_key: str, by: User | None) -> Transa
 
 
 def game_ids(evening: Evening) -> list[int]:
-    return [g.pk for t in evening.tables.prefetch_related("games") for g in t.games.all()]
+    """The games played at the evening's tables (scoring's, by the relation): one query."""
+    ids = evening.tables.values_list("games__id", flat=True)
+    return [pk for pk in ids if pk is not None]
 
 
-def tonight_transactions(evening: Evening):
+def tonight_transactions(evening: Evening, games: list[int] | None = None):
+    """Tonight's transactions: the evening's own and those of ``games`` (default: the games at
+    its tables)."""
     refs = Q(ref__startswith=f"{evening.ref}:")
-    for game_id in game_ids(evening):
+    for game_id in game_ids(evening) if games is None else games:
         refs |= Q(ref__startswith=f"game:{game_id}:")
     return Transaction.objects.filter(club=evening.club_id).filter(refs)
 
 
-def tonight_nets(evening: Evening) -> dict[str, int]:
+def tonight_nets(evening: Evening, games: list[int] | None = None) -> dict[str, int]:
     """Tonight's money per member account (``member:<id>``), and ``cash`` for the rest (guests,
     the pots, the club): the balances sum to zero."""
     rows = (
-        Entry.objects.filter(transaction__in=tonight_transactions(evening))
+        Entry.objects.filter(transaction__in=tonight_transactions(evening, games))
         .filter(account__kind=AccountKind.MEMBER)
         .values("account__key")
         .annotate(net=Sum("amount_ore"))
@@ -398,9 +402,12 @@ class Night:
     fee_ore: int
 
 
-def summary(evening: Evening) -> list[Night]:
-    nets = tonight_nets(evening)
-    refs = [f"game:{game_id}" for game_id in game_ids(evening)]
+def summary(evening: Evening, games: list[int] | None = None) -> list[Night]:
+    """Each attendee's evening (``games``: the ids of the games at its tables, when the caller
+    has them already)."""
+    games = game_ids(evening) if games is None else games
+    nets = tonight_nets(evening, games)
+    refs = [f"game:{game_id}" for game_id in games]
     results = GameResult.objects.filter(game_ref__in=refs, member__isnull=False)
     played: dict[int, int] = {}
     won: dict[int, int] = {}

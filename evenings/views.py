@@ -3,7 +3,6 @@ and a big-screen view), closing, and tonight's settle-up with "paid"."""
 
 from __future__ import annotations
 
-import re
 import uuid
 
 from django.contrib import messages
@@ -16,7 +15,6 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from club.access import club_view
 from club.models import Role
-from core import inputs
 from engine import registry, whist_drive
 from evenings import board, card, drives, services
 from evenings.forms import (
@@ -28,14 +26,13 @@ from evenings.forms import (
     TableForm,
 )
 from evenings.models import Evening, EveningOptions
-from ledger import payments
-from ledger.settle_rows import SETTLE_PARTY, payment_rows
-
-_SUBMISSION = re.compile(r"[A-Za-z0-9_-]{1,64}")
+from ledger.settle_rows import payment_rows, record_paid
 
 
 def _evening(request: HttpRequest, evening_id: int) -> Evening:
-    return get_object_or_404(Evening, pk=evening_id, club=request.club)
+    return get_object_or_404(
+        Evening.objects.select_related("club"), pk=evening_id, club=request.club
+    )
 
 
 def _host(request: HttpRequest) -> None:
@@ -191,32 +188,9 @@ def evening_summary(request: HttpRequest, evening_id: int) -> HttpResponse:
 
 
 def _record_paid(request: HttpRequest, evening: Evening) -> HttpResponse:
-    payer, payee = request.POST.get("payer", ""), request.POST.get("payee", "")
-    try:
-        amount = inputs.parse_int(request.POST.get("amount_ore", ""), lo=1, hi=2**63 - 1)
-    except ValidationError:
-        return HttpResponseBadRequest(_("The amount must be a positive number of öre."))
-    submission = request.POST.get("submission", "")
-    if not all(SETTLE_PARTY.fullmatch(key) for key in (payer, payee)) or payer == payee:
-        return HttpResponseBadRequest(_("Settle-up moves money between members and the club."))
-    if not _SUBMISSION.fullmatch(submission):
-        return HttpResponseBadRequest(
-            _("The form was sent without its submission key; reload the page and try again.")
-        )
-    try:
-        payments.record_settlement(
-            request.club,
-            payer,
-            payee,
-            amount,
-            request.user,
-            key=f"{evening.ref}:paid:{submission}",
-            ref=f"{evening.ref}:paid",
-        )
-    except ValidationError as error:
-        messages.error(request, " ".join(error.messages))
-    else:
-        messages.success(request, _("The payment was recorded."))
+    refused = record_paid(request, key_prefix=f"{evening.ref}:paid", ref=f"{evening.ref}:paid")
+    if refused is not None:
+        return refused
     return redirect(reverse("evenings:summary", args=[request.club.slug, evening.pk]))
 
 

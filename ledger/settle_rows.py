@@ -9,11 +9,18 @@ import re
 from collections.abc import Mapping
 
 from django.conf import settings
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponseBadRequest
+from django.utils.translation import gettext as _
 
-from ledger import settle
+from core import inputs
+from ledger import payments, settle
 
 # Who pays and who is paid in a settle-up row: a member's account, or the club's box.
 SETTLE_PARTY = re.compile(r"cash|member:[0-9]{1,18}")
+SUBMISSION = re.compile(r"[A-Za-z0-9_-]{1,64}")
+MAX_ORE_TEXT = 2**63 - 1  # what a bigint holds; the ledger's ceiling refuses far less
 
 
 def within_ceiling(plan: list[settle.Payment]) -> list[settle.Payment]:
@@ -62,3 +69,39 @@ def payment_rows(
             }
         )
     return rows
+
+
+def record_paid(
+    request: HttpRequest, *, key_prefix: str, ref: str = ""
+) -> HttpResponseBadRequest | None:
+    """A row's "Paid: record it": its hidden fields read once (the parties, the amount, the
+    one-time key ``key_prefix:<submission>``, so a double tap records once), then the payment
+    recorded, the outcome said in a message. A post the page cannot have sent is a 400."""
+    payer, payee = request.POST.get("payer", ""), request.POST.get("payee", "")
+    try:
+        amount = inputs.parse_int(request.POST.get("amount_ore", ""), lo=1, hi=MAX_ORE_TEXT)
+    except ValidationError:
+        return HttpResponseBadRequest(_("The amount must be a positive number of öre."))
+    if not all(SETTLE_PARTY.fullmatch(key) for key in (payer, payee)):
+        return HttpResponseBadRequest(_("Settle-up moves money between members and the club."))
+    submission = request.POST.get("submission", "")
+    if not SUBMISSION.fullmatch(submission):
+        # The page always sends its key; without one a resent post would record twice.
+        return HttpResponseBadRequest(
+            _("The form was sent without its submission key; reload the page and try again.")
+        )
+    try:
+        payments.record_settlement(
+            request.club,
+            payer,
+            payee,
+            amount,
+            request.user,
+            key=f"{key_prefix}:{submission}",
+            ref=ref,
+        )
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(request, _("The payment was recorded."))
+    return None

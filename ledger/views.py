@@ -6,14 +6,13 @@ entries), formatted only by the ``money`` filter.
 
 from __future__ import annotations
 
-import re
 import uuid
 from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.db.models import Prefetch
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -35,12 +34,10 @@ from ledger.forms import (
     TransferForm,
 )
 from ledger.models import Account, AccountKind, DuesPlan, Entry, Period, Transaction
-from ledger.settle_rows import SETTLE_PARTY, payment_rows
+from ledger.settle_rows import payment_rows, record_paid
 from ledger.statements import statement_page
 
 # The settle-up rows' keys: the page's render key and the row number ("<hex>-3").
-_SUBMISSION = re.compile(r"[A-Za-z0-9_-]{1,64}")
-MAX_ORE_TEXT = 2**63 - 1  # what a bigint holds; the ledger's ceiling refuses far less
 MAX_PAGE = 1_000_000  # a statement page number
 
 
@@ -281,33 +278,9 @@ def settle_up(request: HttpRequest) -> HttpResponse:
 @require_POST
 @club_view(role=Role.TREASURER)
 def settle_confirm(request: HttpRequest) -> HttpResponse:
-    payer, payee = request.POST.get("payer", ""), request.POST.get("payee", "")
-    try:
-        # The row's hidden fields, read once (core.inputs); the ledger bounds the amount.
-        amount = inputs.parse_int(request.POST.get("amount_ore", ""), lo=1, hi=MAX_ORE_TEXT)
-    except ValidationError:
-        return HttpResponseBadRequest(_("The amount must be a positive number of öre."))
-    if not all(SETTLE_PARTY.fullmatch(key) for key in (payer, payee)):
-        return HttpResponseBadRequest(_("Settle-up moves money between members and the club."))
-    submission = request.POST.get("submission", "")
-    if not _SUBMISSION.fullmatch(submission):
-        # The page always sends its key; without one a resent post would record twice.
-        return HttpResponseBadRequest(
-            _("The form was sent without its submission key; reload the page and try again.")
-        )
-    try:
-        payments.record_settlement(
-            request.club,
-            payer,
-            payee,
-            amount,
-            request.user,
-            key=f"settle:{submission}",
-        )
-    except ValidationError as error:
-        messages.error(request, " ".join(error.messages))
-    else:
-        messages.success(request, _("The payment was recorded."))
+    refused = record_paid(request, key_prefix="settle")
+    if refused is not None:
+        return refused
     target = reverse("ledger:settle", args=[request.club.slug])
     # Back to the same plan, recomputed; a part payment is not proposed again.
     params = request.GET.copy()

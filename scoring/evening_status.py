@@ -14,11 +14,8 @@ from scoring.models import GameStatus as Status
 
 
 def table_statuses(games: list[Game]) -> dict[int, GameStatus]:
-    if not games:
-        return {}
-    fresh = Game.objects.filter(pk__in=[g.pk for g in games]).select_related("club")
     statuses = {}
-    for game in fresh.prefetch_related("seats__member"):
+    for game in games:  # with their seats and club loaded (evenings.board)
         if game.status == Status.VOIDED:
             continue
         standings = (game.snapshot or {}).get("standings") or []

@@ -210,3 +210,28 @@ def test_a_table_seated_by_hand_sits_in_the_order_tapped(club, evening, scorer_c
     assert scorer_client.post(url("detail", club, evening.pk), post).status_code == 302
     table = Table.objects.get(evening=evening)
     assert [s.attendee_id for s in table.seats.order_by("position")] == [a.pk for a in tapped]
+
+
+def test_the_board_asks_the_same_number_of_queries_for_one_table_or_three(club, scorer_client):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from scoring import games, recording
+
+    def board_queries(tables: int) -> int:
+        evening = evenings.open_evening(club, None, date=date(2030, 1, tables))
+        people = [make_member(club, f"T{tables}-{n}") for n in range(3 * tables)]
+        here = [evenings.check_in(evening, None, member=m) for m in people]
+        groups = [here[3 * n : 3 * n + 3] for n in range(tables)]
+        for table in evenings.form_tables(evening, "kille", groups, None):
+            players = [s.attendee.member for s in table.seats.order_by("position")]
+            setup = games.start_setup(club, "kille", table.number)
+            recording.start_game(club, "kille", players, None, setup=setup, table=table)
+        board = url("board", club, evening.pk)
+        scorer_client.get(board, headers={"HX-Request": "true"})  # the session's first read
+        with CaptureQueriesContext(connection) as queries:
+            page = scorer_client.get(board, headers={"HX-Request": "true"})
+        assert page.content.decode().count('data-testid="table-leader"') == tables
+        return len(queries)
+
+    assert board_queries(1) == board_queries(3)
