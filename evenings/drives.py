@@ -32,7 +32,7 @@ from club.models import Club, User
 from engine import whist_drive as engine
 from engine.errors import EngineError
 from evenings.models import Attendee, Drive, DriveReport, Evening
-from evenings.services import EveningError, prize_pool
+from evenings.services import EveningError, options_for, prize_pool
 from league import services as league
 from ledger import services as ledger
 from ledger.models import AccountKind, Source, Transaction
@@ -57,8 +57,6 @@ def refusal(error: EngineError) -> EveningError:
 
 
 def rules_for(evening: Evening) -> engine.Rules:
-    from evenings.services import options_for  # noqa: PLC0415 - one import path for options
-
     percents = options_for(evening.club).prize_percent_list()
     return engine.Rules(prize_percent=percents) if percents else engine.Rules()
 
@@ -261,5 +259,4 @@ def page(drive: Drive) -> dict:
         "ranking": ranking,
         "deals": current.rules.deals_per_round,
         "finished": current.finished,
-        "at": timezone.now(),
     }
