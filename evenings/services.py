@@ -188,6 +188,25 @@ def _require_open(evening: Evening) -> None:
         raise EveningError(_("This evening is closed."), code="closed")
 
 
+def check_in_many(
+    evening: Evening,
+    by: User | None,
+    *,
+    members: Sequence[Member] = (),
+    guest_names: Sequence[str] = (),
+) -> list[Attendee]:
+    """Check in everyone the host ticked, all or none: ``check_in`` for each member and guest
+    (someone already here is found, not checked in twice; the fee is still posted once)."""
+    _require_open(evening)
+    with transaction.atomic():
+        # One lock for the whole list: a second submit waits, then finds everyone here.
+        Club.objects.select_for_update().filter(pk=evening.club_id).first()
+        attendees = [check_in(evening, by, member=m) for m in dict.fromkeys(members)]
+        names = dict.fromkeys(name.strip() for name in guest_names if name.strip())
+        attendees += [check_in(evening, by, guest_name=name) for name in names]
+    return attendees
+
+
 # --- tables ----------------------------------------------------------------------------------
 
 
