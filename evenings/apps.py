@@ -7,7 +7,7 @@ class EveningsConfig(AppConfig):
     verbose_name = _("Club evenings")
 
     def ready(self) -> None:
-        from evenings import drives, memos
+        from evenings import drives, memos, pots
         from league import services as league
         from ledger import services as ledger
 
@@ -16,3 +16,6 @@ class EveningsConfig(AppConfig):
 
         # The memos of an evening's money, in the reader's language.
         ledger.register_describer(memos.describe_evening_money)
+
+        # The books' check replays the evenings' pot moves against their rule.
+        ledger.register_check(pots.check_pot_moves)

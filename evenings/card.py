@@ -34,7 +34,7 @@ def card_lines(evening: Evening) -> list[tuple[str, str]]:
         ("title", evening.club.name),
         ("head", _("Club evening %(date)s") % {"date": formats.date_format(evening.date)}),
     ]
-    top = [n for n in services.summary(evening) if n.attendee.member_id][:3]
+    top = services.summary(evening)[:3]
     if top:
         lines.append(("gap", ""))
         for place, night in enumerate(top, start=1):

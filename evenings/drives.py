@@ -32,10 +32,10 @@ from club.models import Club, User
 from engine import whist_drive as engine
 from engine.errors import EngineError
 from evenings.models import Attendee, Drive, DriveReport, Evening
-from evenings.services import EveningError, options_for, prize_pool
+from evenings.services import EveningError, attendee_account, options_for, prize_pool
 from league import services as league
 from ledger import services as ledger
-from ledger.models import AccountKind, Source, Transaction
+from ledger.models import Source, Transaction
 
 LEAGUE_KEY = "whist_drive"  # what the league ranks a drive's results as
 SEAT_NAMES = {
@@ -176,17 +176,14 @@ def pay_prizes(drive: Drive, finished: engine.Drive, by: User | None) -> Transac
     if pool.balance_ore <= 0:
         return None
     won = engine.drive_prizes(finished, pool.balance_ore)
-    attendees = Attendee.objects.select_related("member").in_bulk([int(p) for p in won])
+    attendees = Attendee.objects.select_related("member", "evening__club").in_bulk(
+        [int(p) for p in won]
+    )
     club = drive.evening.club
     legs = [(pool, -sum(won.values()))]
     for player, amount in won.items():
         attendee = attendees[int(player)]
-        account = (
-            ledger.member_account(attendee.member)
-            if attendee.member_id
-            else ledger.system_account(club, AccountKind.CASH)
-        )
-        legs.append((account, amount))
+        legs.append((attendee_account(attendee), amount))
     tx = ledger.post(
         club,
         legs,

@@ -140,8 +140,8 @@ class Attendee(models.Model):
 
     @property
     def account_key(self) -> str:
-        """Whose money: the member's account, or the club's cash box for a guest."""
-        return f"member:{self.member_id}" if self.member_id else "cash"
+        """Whose money: the member's account, or the guest's account for the evening."""
+        return f"member:{self.member_id}" if self.member_id else f"guest:{self.pk}"
 
 
 class Table(models.Model):

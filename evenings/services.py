@@ -18,31 +18,34 @@ Design
   ``Game.table``).
 - Pots (Kille, Polskt pass: a game whose engine starts from ``pot_ore``): at an evening every
   table has its own pot and betar, keyed by the table's number (``ledger.game_pot(club, key,
-  table=n)``), so two Kille tables play side by side. When tables of a pot game are formed,
-  whatever is in the club's pot for that game is split evenly among them (whole öre; the
-  remainder stays in the club's pot for the next split) — for a club that used to play at one
-  table, that is the old pot. When the evening closes and the club's policy is *merge*, every
-  table's pot of the evening goes back into the club's pot (to be split next time); under
-  *carry* each table keeps its pot for the same table number next time. Betar stay with their
-  table under both policies: each is owned by the players who put it in. Every move is one
-  balanced ledger transaction with an idempotency key, so money is conserved and a double tap
-  moves nothing twice.
+  table=n)``), so two Kille tables play side by side. How the club's pot is shared among the
+  tables, whenever each is formed, and brought back under *merge*: ``evenings.pots`` (its
+  rule is on the evening page, and the books' check replays every move against it). Betar stay
+  with their table under both policies: each is owned by the players who put it in.
 - ``close_evening``: refused while a game at its tables is still open (its pot would move
   under it); then the merge, the closing time.
-- Tonight's money (``tonight_nets``): the sum, per account, of the entries of tonight's
-  transactions only — the fees (``evening:<id>:…``) and the money of the games played at its
-  tables (``game:<id>:…``, undos included) — never older deposits. Members by their account
-  key; guests' money and the club's pots meet in the club's cash box (``cash``), which takes up
-  the difference so the balances sum to zero.
-- ``tonight_plan``: the fewest payments that settle tonight's balances exactly
+- Guests are people with money: a guest's account for the evening (``guest:<attendee>``,
+  ``ledger.guest_account``) takes the guest's fee, stakes and winnings (scoring books a guest's
+  seat at an evening table there), so the board, the summary and tonight's settle-up see the
+  guest as they see a member. A guest settles on the spot, in cash or by Swish.
+- Tonight's result and tonight's settle-up are two things. The **result** (``tonight_result``)
+  is the sum, per account, of tonight's transactions — the fees (``evening:<id>:…``) and the
+  money of the games played at its tables (``game:<id>:…``, undos included) — never older
+  deposits and never a payment of tonight's settle-up (``evening:<id>:paid``): recording a
+  payment does not change anybody's evening. What is still **open** (``tonight_nets``) is the
+  result plus those payments; ``tonight_plan`` settles what is open, so the list shrinks as
+  payments are recorded. Members and guests by their account key; the club's pots, treasury
+  and prize pools meet in the club's cash box (``cash``), which takes up the difference so the
+  balances sum to zero.
+- ``tonight_plan``: the fewest payments that settle what is open exactly
   (``ledger.settle.plan_settlement``: exact for up to 12 non-zero balances, greedy above);
   a payment to or from ``cash`` is one with the club (its Swish number).
-- ``summary``: per attendee, the games played, won, tonight's money and the fee.
+- ``summary``: per attendee (members and guests alike), the games played at tonight's tables,
+  won, tonight's result and the fee, ranked by result, then wins, then name.
 """
 
 from __future__ import annotations
 
-import inspect
 import math
 import secrets
 from collections.abc import Sequence
@@ -58,6 +61,7 @@ from django.utils.translation import gettext as _
 
 from club.models import Club, Member, User
 from engine import registry
+from evenings import pots
 from evenings.models import (
     Attendee,
     Evening,
@@ -150,11 +154,7 @@ def check_in(
 
 def _post_fee(evening: Evening, attendee: Attendee, by: User | None) -> Transaction:
     club = evening.club
-    payer = (
-        ledger.member_account(attendee.member)
-        if attendee.member_id
-        else ledger.system_account(club, AccountKind.CASH)
-    )
+    payer = attendee_account(attendee)
     payee = (
         prize_pool(evening)
         if evening.fee_kind == FeeKind.ENTRY_FEE
@@ -171,6 +171,13 @@ def _post_fee(evening: Evening, attendee: Attendee, by: User | None) -> Transact
         key=f"{evening.ref}:fee:{attendee.pk}",
         ref=f"{evening.ref}:fee:{attendee.pk}",
     )
+
+
+def attendee_account(attendee: Attendee) -> Account:
+    """Whose money: the member's account, or the guest's account for this evening."""
+    if attendee.member_id:
+        return ledger.member_account(attendee.member)
+    return ledger.guest_account(attendee.evening.club, attendee.pk, attendee.guest_name)
 
 
 def prize_pool(evening: Evening) -> Account:
@@ -210,8 +217,7 @@ def check_in_many(
 # --- tables ----------------------------------------------------------------------------------
 
 
-def is_pot_game(game_key: str) -> bool:
-    return "pot_ore" in inspect.signature(registry.get(game_key).module.new_game).parameters
+is_pot_game = pots.is_pot_game
 
 
 def table_sizes(players: int, game_key: str) -> list[int]:
@@ -252,7 +258,8 @@ def form_tables(
     evening: Evening, game_key: str, groups: Sequence[Sequence[Attendee]], by: User | None
 ) -> list[Table]:
     """Seat each group at a new table of ``game_key`` (numbered after the evening's tables);
-    for a pot game, the club's pot is split among the new tables."""
+    for a pot game, the club's pot is shared among the tables not yet playing
+    (``pots.share_club_pot``)."""
     _require_open(evening)
     info = registry.get(game_key)
     with transaction.atomic():
@@ -271,7 +278,8 @@ def form_tables(
             )
             tables.append(table)
         if is_pot_game(game_key):
-            split_club_pot(evening, game_key, tables, by)
+            _refuse_club_pot_in_play(evening, game_key)
+            pots.share_club_pot(evening, game_key, tables, by)
     return tables
 
 
@@ -294,28 +302,18 @@ def _check_groups(evening, info, groups, seated: set[int]) -> None:
             )
 
 
-def split_club_pot(
-    evening: Evening, game_key: str, tables: Sequence[Table], by: User | None
-) -> Transaction | None:
-    """Whatever is in the club's pot of ``game_key`` goes to ``tables`` in equal whole öre;
-    the remainder stays in the club's pot."""
-    club_pot = ledger.game_pot(evening.club, game_key, create=False)
-    if club_pot is None or club_pot.balance_ore <= 0 or not tables:
-        return None
-    share = club_pot.balance_ore // len(tables)
-    if share == 0:
-        return None
-    legs = [(club_pot, -share * len(tables))]
-    legs += [(ledger.game_pot(evening.club, game_key, table=t.number), share) for t in tables]
-    numbers = "-".join(str(t.number) for t in tables)
-    memo = _("Evening %(date)s: the club's pot shared among tables %(tables)s") % {
-        "date": evening.date,
-        "tables": numbers,
-    }
-    key = f"{evening.ref}:split:{game_key}:{numbers}"
-    return ledger.post(
-        evening.club, legs, memo, Source.EVENING, by, date=evening.date, key=key, ref=key
-    )
+def _refuse_club_pot_in_play(evening: Evening, game_key: str) -> None:
+    """A game outside the evening's tables playing from the club's pot: sharing that pot would
+    pull money from under its deal."""
+    if evening.club.games.filter(game_key=game_key, table__isnull=True, status="open").exists():
+        raise EveningError(
+            _(
+                "A %(game)s game outside tonight's tables is playing from the club's pot: "
+                "finish it before tables of %(game)s are formed."
+            )
+            % {"game": _(registry.display_name(game_key))},
+            code="club_pot_in_play",
+        )
 
 
 # --- closing -----------------------------------------------------------------------------------
@@ -350,29 +348,16 @@ def close_evening(evening: Evening, by: User | None) -> Evening:
         if evening.pot_policy == PotPolicy.MERGE:
             for game_key in sorted({t.game_key for t in evening.tables.all()}):
                 if is_pot_game(game_key):
-                    merge_table_pots(evening, game_key, by)
+                    pots.merge_table_pots(evening, game_key, by)
         evening.status = EveningStatus.CLOSED
         evening.closed_at = timezone.now()
         evening.save(update_fields=["status", "closed_at"])
     return evening
 
 
-def merge_table_pots(evening: Evening, game_key: str, by: User | None) -> Transaction | None:
-    numbers = sorted(set(evening.tables.values_list("number", flat=True)))
-    pots = ledger.table_pots(evening.club, game_key)
-    legs = [(pots[n], -pots[n].balance_ore) for n in numbers if n in pots and pots[n].balance_ore]
-    if not legs:
-        return None
-    back = -sum(amount for _account, amount in legs)
-    legs.append((ledger.game_pot(evening.club, game_key), back))
-    memo = _("Evening %(date)s: the tables' pots back to the club's pot") % {"date": evening.date}
-    key = f"{evening.ref}:merge:{game_key}"
-    return ledger.post(
-        evening.club, legs, memo, Source.EVENING, by, date=evening.date, key=key, ref=key
-    )
-
-
 # --- tonight's money -------------------------------------------------------------------------
+
+PARTY_KINDS = (AccountKind.MEMBER, AccountKind.GUEST)
 
 
 def game_ids(evening: Evening) -> list[int]:
@@ -381,21 +366,25 @@ def game_ids(evening: Evening) -> list[int]:
     return [pk for pk in ids if pk is not None]
 
 
-def tonight_transactions(evening: Evening, games: list[int] | None = None):
+def paid_ref(evening: Evening) -> str:
+    """The ref of a payment recorded in tonight's settle-up."""
+    return f"{evening.ref}:paid"
+
+
+def tonight_transactions(evening: Evening, games: list[int] | None = None, *, paid: bool = True):
     """Tonight's transactions: the evening's own and those of ``games`` (default: the games at
-    its tables)."""
+    its tables); ``paid=False`` leaves out the payments of tonight's settle-up."""
     refs = Q(ref__startswith=f"{evening.ref}:")
     for game_id in game_ids(evening) if games is None else games:
         refs |= Q(ref__startswith=f"game:{game_id}:")
-    return Transaction.objects.filter(club=evening.club_id).filter(refs)
+    found = Transaction.objects.filter(club=evening.club_id).filter(refs)
+    return found if paid else found.exclude(ref=paid_ref(evening))
 
 
-def tonight_nets(evening: Evening, games: list[int] | None = None) -> dict[str, int]:
-    """Tonight's money per member account (``member:<id>``), and ``cash`` for the rest (guests,
-    the pots, the club): the balances sum to zero."""
+def _nets(transactions) -> dict[str, int]:
     rows = (
-        Entry.objects.filter(transaction__in=tonight_transactions(evening, games))
-        .filter(account__kind=AccountKind.MEMBER)
+        Entry.objects.filter(transaction__in=transactions)
+        .filter(account__kind__in=PARTY_KINDS)
         .values("account__key")
         .annotate(net=Sum("amount_ore"))
     )
@@ -406,8 +395,50 @@ def tonight_nets(evening: Evening, games: list[int] | None = None) -> dict[str, 
     return nets
 
 
+def tonight_result(evening: Evening, games: list[int] | None = None) -> dict[str, int]:
+    """Tonight's result per member and guest account (``member:<id>``, ``guest:<id>``) and
+    ``cash`` for the club: fees and games, payments of the settle-up left out."""
+    return _nets(tonight_transactions(evening, games, paid=False))
+
+
+def tonight_nets(evening: Evening, games: list[int] | None = None) -> dict[str, int]:
+    """What is still open tonight: the result, with the payments recorded so far."""
+    return _nets(tonight_transactions(evening, games))
+
+
 def tonight_plan(evening: Evening) -> list[settle.Payment]:
     return settle.plan_settlement(tonight_nets(evening))
+
+
+@dataclass(frozen=True)
+class Paid:
+    """A payment recorded in tonight's settle-up."""
+
+    payer: str
+    payee: str
+    amount_ore: int
+
+
+def paid_so_far(evening: Evening) -> list[Paid]:
+    """The payments recorded in tonight's settle-up, oldest first (the payer's leg is the
+    credit: ``ledger.payments.record_settlement``)."""
+    entries = (
+        Entry.objects.filter(transaction__club=evening.club_id, transaction__ref=paid_ref(evening))
+        .select_related("account", "account__member")
+        .order_by("transaction_id", "amount_ore")
+    )
+    legs: dict[int, list[Entry]] = {}
+    for entry in entries:
+        legs.setdefault(entry.transaction_id, []).append(entry)
+    paid = []
+    for pair in legs.values():
+        payee, payer = pair[0], pair[-1]
+        paid.append(Paid(_party(payer.account), _party(payee.account), payer.amount_ore))
+    return paid
+
+
+def _party(account: Account) -> str:
+    return _("the club") if account.kind == AccountKind.CASH else account.label
 
 
 @dataclass(frozen=True)
@@ -422,25 +453,44 @@ class Night:
 
 
 def summary(evening: Evening, games: list[int] | None = None) -> list[Night]:
-    """Each attendee's evening (``games``: the ids of the games at its tables, when the caller
-    has them already)."""
+    """Each attendee's evening, members and guests alike (``games``: the ids of the games at
+    its tables, when the caller has them already), best result first."""
     games = game_ids(evening) if games is None else games
-    nets = tonight_nets(evening, games)
-    refs = [f"game:{game_id}" for game_id in games]
-    results = GameResult.objects.filter(game_ref__in=refs, member__isnull=False)
-    played: dict[int, int] = {}
-    won: dict[int, int] = {}
-    for member_id, placement in results.values_list("member_id", "placement"):
-        played[member_id] = played.get(member_id, 0) + 1
-        won[member_id] = won.get(member_id, 0) + (placement == 1)
+    nets = tonight_result(evening, games)
+    attendees = list(evening.attendees.select_related("member"))
+    played, won = _games_played(evening, games, attendees)
     nights = [
         Night(
             attendee=a,
-            games=played.get(a.member_id, 0),
-            won=won.get(a.member_id, 0),
-            net_ore=nets.get(a.account_key, 0) if a.member_id else 0,
+            games=played.get(a.pk, 0),
+            won=won.get(a.pk, 0),
+            net_ore=nets.get(a.account_key, 0),
             fee_ore=evening.fee_ore if a.fee_id else 0,
         )
-        for a in evening.attendees.select_related("member")
+        for a in attendees
     ]
     return sorted(nights, key=lambda n: (-n.net_ore, -n.won, n.attendee.name))
+
+
+def _games_played(evening: Evening, games: list[int], attendees: list[Attendee]):
+    """Per attendee id: the games (not voided) they sat in at tonight's tables, and the
+    finished ones they won (first place in the league's result)."""
+    by_member = {a.member_id: a.pk for a in attendees if a.member_id}
+    by_guest = {a.guest_name: a.pk for a in attendees if not a.member_id}
+    seats = evening.tables.filter(
+        games__id__in=games, games__status__in=("open", "finished")
+    ).values_list("games__id", "games__seats__member_id", "games__seats__guest_name")
+    played: dict[int, int] = {}
+    for _game, member_id, guest_name in seats:
+        who = by_member.get(member_id) if member_id else by_guest.get(guest_name)
+        if who is not None:
+            played[who] = played.get(who, 0) + 1
+    won: dict[int, int] = {}
+    results = GameResult.objects.filter(
+        game_ref__in=[f"game:{pk}" for pk in games], placement=1
+    ).values_list("member_id", "guest_name")
+    for member_id, guest_name in results:
+        who = by_member.get(member_id) if member_id else by_guest.get(guest_name)
+        if who is not None:
+            won[who] = won.get(who, 0) + 1
+    return played, won

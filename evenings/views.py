@@ -168,7 +168,7 @@ def evening_summary(request: HttpRequest, evening_id: int) -> HttpResponse:
         _host(request)
         return _record_paid(request, evening)
     nights = services.summary(evening)
-    names = {n.attendee.account_key: n.attendee.name for n in nights if n.attendee.member_id}
+    names = {n.attendee.account_key: n.attendee.name for n in nights}
     names["cash"] = _("the club")
     numbers = {
         n.attendee.account_key: n.attendee.member.swish_number
@@ -181,6 +181,7 @@ def evening_summary(request: HttpRequest, evening_id: int) -> HttpResponse:
         "evening": evening,
         "nights": nights,
         "rows": rows,
+        "paid": services.paid_so_far(evening),
         "is_host": request.member.can(Role.SCORER),
         "render_key": uuid.uuid4().hex,
     }

@@ -32,6 +32,9 @@ class AccountKind(models.TextChoices):
     DUES_INCOME = "dues_income", _("dues income")
     EXPENSES = "expenses", _("expenses")
     CASH = "cash", _("cash")
+    # A guest's money at one club evening (``guest:<attendee>``): stakes, winnings and fee,
+    # settled on the spot.
+    GUEST = "guest", _("guest")
 
 
 DEBIT_NORMAL_KINDS = frozenset({AccountKind.CASH, AccountKind.EXPENSES})
@@ -95,6 +98,8 @@ class Account(models.Model):
         pass"), rendered from the key rather than the name stored when it was opened."""
         if self.kind in SYSTEM_LABELS:
             return str(SYSTEM_LABELS[self.kind])
+        if self.kind == AccountKind.GUEST:
+            return gettext("%(name)s (guest)") % {"name": self.name}
         parts = self.key.split(":")
         if self.kind == AccountKind.POT and len(parts) == 2:
             return gettext("Pot: %(game)s") % {"game": _game_name(parts[1])}
@@ -182,6 +187,13 @@ class Transaction(models.Model):
         if len(parts) >= 2 and parts[0] == "game" and parts[1].isdigit():
             return int(parts[1])
         return None
+
+    @property
+    def is_pot_move(self) -> bool:
+        """A club evening's share of a pot among its tables, or their merge back
+        (``evenings.pots``): made by the evening's rule, which the books' check replays."""
+        parts = self.ref.split(":")
+        return len(parts) >= 4 and parts[0] == "evening" and parts[2] in ("split", "merge")
 
     @property
     def is_game_money(self) -> bool:

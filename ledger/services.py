@@ -103,6 +103,21 @@ def system_account(club: Club, kind: str) -> Account:
     return account
 
 
+def guest_account_key(attendee_id: int) -> str:
+    return f"guest:{attendee_id}"
+
+
+def guest_account(club: Club, attendee_id: int, name: str) -> Account:
+    """A guest's account for one club evening (``evenings`` names the attendee): the guest's
+    stakes, winnings and fee meet here, so the board and tonight's settle-up see them."""
+    account, _created = Account.objects.get_or_create(
+        club=club,
+        key=guest_account_key(attendee_id),
+        defaults={"kind": AccountKind.GUEST, "name": name[:100]},
+    )
+    return account
+
+
 def pot_account(club: Club, key: str, name: str) -> Account:
     """A named pot that outlives games, e.g. ``pot_account(club, "pot:kille", "Killepotten")``."""
     account, _created = Account.objects.get_or_create(
@@ -364,6 +379,15 @@ def reverse(
     and the game only reverses its own money."""
     if tx.is_game_money and not game_recording:
         raise LedgerError(game_money_refusal(tx), code="game_money")
+    if tx.is_pot_move:
+        raise LedgerError(
+            _(
+                "This money was moved between the club's pot and an evening's tables by the "
+                "evening's rule; it follows the games played from those pots and cannot be "
+                "reversed by hand."
+            ),
+            code="pot_move",
+        )
     if game_recording and not tx.is_game_money:
         raise LedgerError(_("A game reverses only its own money."), code="not_game_money")
     reason = (reason or "").strip()
@@ -794,6 +818,12 @@ def registered_checks() -> tuple[BookCheck, ...]:
 def verify_registered(club: Club) -> list[str]:
     """The problems every registered check finds in the club's books."""
     return [problem for check in _BOOK_CHECKS for problem in check(club)]
+
+
+def verify_books(club: Club) -> list[str]:
+    """Everything ``manage.py check_ledger`` asks of one club's books: the audit chain, the
+    balances and every registered check (the games' money, the evenings' pot moves …)."""
+    return verify_audit(club) + verify_balances(club) + verify_registered(club)
 
 
 def verify_balances(club: Club) -> list[str]:

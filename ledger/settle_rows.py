@@ -17,8 +17,9 @@ from django.utils.translation import gettext as _
 from core import inputs
 from ledger import payments, settle
 
-# Who pays and who is paid in a settle-up row: a member's account, or the club's box.
-SETTLE_PARTY = re.compile(r"cash|member:[0-9]{1,18}")
+# Who pays and who is paid in a settle-up row: a member's account, a guest's (tonight's
+# settle-up), or the club's box.
+SETTLE_PARTY = re.compile(r"cash|member:[0-9]{1,18}|guest:[0-9]{1,18}")
 SUBMISSION = re.compile(r"[A-Za-z0-9_-]{1,64}")
 MAX_ORE_TEXT = 2**63 - 1  # what a bigint holds; the ledger's ceiling refuses far less
 

@@ -10,9 +10,11 @@ things must agree:
 1. per game and account: the net of all entries whose transaction's ref starts with
    ``game:<id>:`` (reversals included) equals what the replay moves; a voided game nets zero.
    A posting edited in the database, or reversed behind the game's back, shows up here;
-2. per pot and bet account (``pot:<game>``, ``bet:<game>:<n>``): its balance equals what the
-   replays of the non-voided games of that game left there. Only games put money into pots
-   and betar, so a stray posting shows up here even if it names no game.
+2. per pot and bet account (``pot:<game>``, ``pot:<game>:<table>``, ``bet:<game>:<n>``): its
+   balance equals what the replays of the non-voided games of that game left there, plus what
+   club evenings moved between the club's pot and the tables' pots (``evenings.pots``, whose
+   own check replays each of those moves against the evening's rule). Nothing else puts money
+   into pots and betar, so a stray posting shows up here even if it names no game.
 
 Cost per club: one query for its accounts, one grouped query for the entries of its games'
 transactions (by ref and account), and one each for its games, their seats and their events;
@@ -38,6 +40,7 @@ from django.db.models import Prefetch, Sum
 
 from club.models import Club
 from engine.errors import EngineError
+from evenings import pots
 from ledger import services as ledger
 from ledger.models import Account, AccountKind, AuditRecord, Entry
 from scoring import recording
@@ -76,6 +79,8 @@ def check_game_money(club: Club) -> list[str]:
     for game_id, amounts in sorted(held.items()):
         problems.extend(_differences(f"game {game_id} (no such game here)", {}, amounts))
 
+    for key, amount in pots.pot_moves(club).items():
+        left_in_pots[key] += amount
     problems.extend(_pot_differences(accounts.values(), left_in_pots, unknown_pots))
     return problems
 
@@ -85,22 +90,26 @@ def _pot_differences(
 ) -> list[str]:
     """Each pot and bet account against what the replayed games left there. Keys are
     ``pot:<game>`` and ``bet:<game>:<n>``; a pot of a game that does not replay is unknown."""
-    pots = {a.key: a for a in accounts if a.kind in (AccountKind.POT, AccountKind.BET)}
+    accounts_by_key = {
+        a.key: a
+        for a in accounts
+        if a.kind in (AccountKind.POT, AccountKind.BET) and a.key.startswith(("pot:", "bet:"))
+    }
     problems = []
-    for key in sorted(set(pots) | set(left)):
+    for key in sorted(set(accounts_by_key) | set(left)):
         if key.partition(":")[2].partition(":")[0] in unknown:
             continue
         expected = left.get(key, 0)
-        if key not in pots:
+        if key not in accounts_by_key:
             if expected:
                 problems.append(
                     f"{key}: the games left {expected} öre there, "
                     "but the club has no such pot or bet account"
                 )
-        elif pots[key].balance_ore != expected:
+        elif accounts_by_key[key].balance_ore != expected:
             problems.append(
                 f"{key}: the games left {expected} öre there, "
-                f"its balance is {pots[key].balance_ore} öre"
+                f"its balance is {accounts_by_key[key].balance_ore} öre"
             )
     return problems
 

@@ -14,7 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from club.models import Club, Member
-from evenings.models import Table
+from evenings.models import Attendee, Table
 from ledger.models import Transaction
 
 
@@ -100,6 +100,11 @@ class Seat(models.Model):
         Member, on_delete=models.PROTECT, null=True, blank=True, related_name="seats"
     )
     guest_name = models.CharField(_("guest"), max_length=100, blank=True)
+    # At a club evening's table: who sits here among tonight's attendees. A guest's money then
+    # goes to the guest's account for the evening (``guest:<attendee>``), not the cash box.
+    attendee = models.ForeignKey(
+        Attendee, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
 
     class Meta:
         ordering = ["game", "position"]

@@ -22,8 +22,13 @@ transaction unless called from here with ``game_recording=True``, so the events 
 source of truth (``scoring.audit`` checks that the books agree with them).
 
 Player keys in the engine are the seats' ``s0``, ``s1`` …; pots are ``pot`` and ``bet:<n>``,
-mapped to the club's pot accounts for that game. A guest has no account: a guest's money goes
-through the club's cash account (a guest pays or is paid in cash at the table).
+mapped to the club's pot accounts for that game. A game at a club evening's table seats
+tonight's attendees (``Seat.attendee``; someone not checked in is checked in as the game
+starts): a guest's money there goes to the guest's account for the evening. A guest at a game
+outside an evening has no account: the money goes through the club's cash account (a guest
+pays or is paid in cash at the table). A pot game's ``pot_ore`` (and betar) are read again
+under the club's lock as the game starts, so a pot shared among tables in between is not
+played twice.
 """
 
 from __future__ import annotations
@@ -46,11 +51,13 @@ from club.models import Club, Member, User
 from engine import registry
 from engine.base import net_by_account
 from engine.errors import EngineError
+from evenings import services as evenings
 from evenings.models import Table
 from league import services as league
 from league import tasks as league_tasks
 from ledger import services as ledger
 from ledger.models import Account, AccountKind, AuditRecord, Source
+from scoring import games
 from scoring.messages import engine_message, lines_of, render_lines, sentence, undo_line
 from scoring.models import Event, Game, GameStatus, Seat
 
@@ -146,6 +153,9 @@ def start_game(
             % {"game": _(info.name)},
             code="pot_in_use",
         )
+    if "pot_ore" in (setup or {}):
+        # Read again under the club's lock (taken above): the page read it before.
+        setup = {**setup, **games.start_setup(club, game_key, table.number if table else None)}
     try:
         with transaction.atomic():
             game = Game.objects.create(
@@ -160,12 +170,14 @@ def start_game(
     except IntegrityError:
         # Only a start key can collide: the same tap arrived twice past the club lock.
         return Game.objects.get(club=club, start_key=key)
+    attendees = _attendees_at(table, players, by) if table is not None else {}
     Seat.objects.bulk_create(
         Seat(
             game=game,
             position=i,
             member=p if isinstance(p, Member) else None,
             guest_name="" if isinstance(p, Member) else p.strip(),
+            attendee=attendees.get(i),
         )
         for i, p in enumerate(players)
     )
@@ -173,6 +185,21 @@ def start_game(
     game.snapshot = _snapshot(state, {})
     game.save(update_fields=["snapshot"])
     return game
+
+
+def _attendees_at(table: Table, players: Sequence[Member | str], by: User | None) -> dict:
+    """Each player's attendee row at the table's evening, by seat position: whoever plays at
+    tonight's table is at tonight's evening (checked in, with the fee, if not yet)."""
+    evening = table.evening
+    return {
+        position: evenings.check_in(
+            evening,
+            by,
+            member=player if isinstance(player, Member) else None,
+            guest_name="" if isinstance(player, Member) else player,
+        )
+        for position, player in enumerate(players)
+    }
 
 
 def _open_pot_game(club: Club, game_key: str, table: Table | None = None) -> bool:
@@ -458,6 +485,8 @@ def account_key(game: Game, key: str, seats: dict[str, Seat]) -> str:
         seat = seats[key]
         if seat.member_id:
             return ledger.member_account_key(seat.member_id)
+        if seat.attendee_id:
+            return ledger.guest_account_key(seat.attendee_id)
         return AccountKind.CASH.value
     if key == "pot":
         return ledger.game_pot_key(game.game_key, game.pot_table)
@@ -473,11 +502,12 @@ def _accounts_for(game: Game, keys: set[str]) -> dict[str, Account]:
         account_key(game, key, seats)  # refuses an account the engine may not name
         if key in seats:
             seat = seats[key]
-            accounts[key] = (
-                ledger.member_account(seat.member)
-                if seat.member_id
-                else ledger.system_account(game.club, AccountKind.CASH)
-            )
+            if seat.member_id:
+                accounts[key] = ledger.member_account(seat.member)
+            elif seat.attendee_id:
+                accounts[key] = ledger.guest_account(game.club, seat.attendee_id, seat.guest_name)
+            else:
+                accounts[key] = ledger.system_account(game.club, AccountKind.CASH)
         elif key == "pot":
             accounts[key] = ledger.game_pot(game.club, game.game_key, table=game.pot_table)
         else:

@@ -30,7 +30,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from club.access import club_view
-from club.models import Role
+from club.models import Member, Role
 from core import inputs
 from engine import registry
 from evenings.models import EveningStatus, Table
@@ -107,6 +107,8 @@ def game_start(request: HttpRequest, game_key: str) -> HttpResponse:
     )
     if request.method == "POST" and form.is_valid():
         seated = form.cleaned_data["seated"]
+        if table is not None:
+            seated = _in_table_order(table, seated)
         draw = form.cleaned_data["draw_dealer"]
         setup = _setup_for(request, info, len(seated), draw, table)
         if draw and "first_dealer" not in setup:
@@ -162,6 +164,19 @@ def _seated_at(table: Table) -> dict:
         "order": ",".join(str(pk) for pk in members),
         "guests": ", ".join(guests),
     }
+
+
+def _in_table_order(table: Table, seated: list) -> list:
+    """The players in the seats the table drew or the host chose (guests included: the form
+    lists members and guests apart), when they are the table's people; else as the form has
+    them (the host changed who plays)."""
+    seats = table.seats.select_related("attendee").order_by("position")
+    at_table = [s.attendee.member_id or f"guest:{s.attendee.guest_name}" for s in seats]
+    ids = [p.pk if isinstance(p, Member) else f"guest:{p.strip()}" for p in seated]
+    if sorted(map(str, ids)) != sorted(map(str, at_table)):
+        return seated
+    by_id = dict(zip(ids, seated, strict=True))
+    return [by_id[who] for who in at_table]
 
 
 def _game(request: HttpRequest, game_id: int) -> Game:

@@ -7,7 +7,9 @@ from celery._state import _set_task_join_will_block
 from django.test import Client, RequestFactory
 from django.utils import translation
 
-from club.models import Role
+from club.models import Club, Role
+from ledger import services as ledger
+from ledger.models import AuditRecord, Transaction
 from tests.factories import PASSWORD, make_club, make_member
 
 
@@ -34,6 +36,54 @@ def celery_join_flag_reset():
     ``result.get()`` then refuses. Our code never waits on a result; the tests start clean."""
     yield
     _set_task_join_will_block(False)
+
+
+_DB_FIXTURES = {
+    "db",
+    "transactional_db",
+    "live_server",
+    "django_db_reset_sequences",
+    "django_db_serialized_rollback",
+}
+
+
+def _wrote_to_a_database(item: pytest.Item) -> bool:
+    names = set(getattr(item, "fixturenames", ()))
+    return bool(_DB_FIXTURES & names) or item.get_closest_marker("django_db") is not None
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item):
+    """The books' invariant after every test that could write to them: the same checks as
+    ``manage.py check_ledger`` (the audit chain, every balance against its entries and zero
+    sums, each game's money and every pot and bet against the engines' replay, the evenings'
+    pot moves against their rule), for every club, on SQLite and PostgreSQL alike. It runs as
+    part of the test — right after its body, before any fixture is torn down (a toy game still
+    registered, the test's settings still in force) — and fails it on any problem. A test that
+    breaks the books on purpose says so with ``@pytest.mark.books_tampered``."""
+    result = yield
+    if _wrote_to_a_database(item) and not item.get_closest_marker("books_tampered"):
+        problems = books_problems(by_hand=item.get_closest_marker("books_by_hand") is not None)
+        assert not problems, "check_ledger after the test:\n" + "\n".join(problems)
+    return result
+
+
+def books_problems(*, by_hand: bool = False) -> list[str]:
+    """``by_hand``: the test posted by hand what only a game or an evening posts (the ledger's
+    own arithmetic, a statement's layout): the chain and the balances must still agree, the
+    games' and evenings' checks are not asked."""
+    if not (Transaction.objects.exists() or AuditRecord.objects.exists()):
+        return []
+    checks = (
+        (lambda club: ledger.verify_audit(club) + ledger.verify_balances(club))
+        if by_hand
+        else ledger.verify_books
+    )
+    return [
+        f"{club.slug}: {problem}"
+        for club in Club.objects.order_by("pk")
+        for problem in checks(club)
+    ]
 
 
 @pytest.fixture

@@ -29,6 +29,7 @@ def test_ledger_rows_cannot_be_changed_in_the_admin(admin_client):
     assert admin_client.get(reverse("admin:ledger_transaction_add")).status_code == 403
 
 
+@pytest.mark.books_by_hand
 def test_a_game_transaction_cannot_be_changed_reversed_or_deleted_in_the_admin(admin_client):
     from ledger import services as ledger
     from tests.factories import make_club, make_member

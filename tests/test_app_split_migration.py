@@ -95,6 +95,7 @@ def make_old_club(apps) -> dict:
     return {"club": club.pk, "anna": anna_acc.pk, "pot": pot.pk, "tx": tx.pk, "event": event.pk}
 
 
+@pytest.mark.books_tampered
 def test_the_move_keeps_every_row_and_link(old_apps):
     ids = make_old_club(old_apps)
 
@@ -114,6 +115,7 @@ def test_the_move_keeps_every_row_and_link(old_apps):
     assert not {"club_account", "club_entry", "club_gameresult"} & set(tables)
 
 
+@pytest.mark.books_tampered
 def test_after_the_move_the_books_go_on_where_they_stopped(old_apps):
     ids = make_old_club(old_apps)
 

@@ -183,6 +183,7 @@ def test_an_admin_sets_league_points_and_adds_a_season(admin_member, club):
     assert list(Season.objects.filter(club=club).values_list("name", flat=True)) == ["Vår"]
 
 
+@pytest.mark.books_by_hand
 def test_a_pot_statement_links_to_the_game_that_moved_it(member_client, club, member):
     from ledger import services as ledger
 

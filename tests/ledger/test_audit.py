@@ -144,6 +144,7 @@ def _edit_time(books):
 EDITS = {"an amount": _edit_amount, "who posted": _edit_author, "when": _edit_time}
 
 
+@pytest.mark.books_tampered
 @pytest.mark.parametrize("edit", EDITS.values(), ids=EDITS.keys())
 def test_an_edit_shows_where_it_was_made(club, books, edit):
     edit(books)
@@ -222,6 +223,7 @@ def test_expect_refuses_what_is_not_a_digest(club, books, value):
         call_command("check_ledger", "--expect", value, stdout=StringIO(), stderr=StringIO())
 
 
+@pytest.mark.books_tampered
 def test_another_apps_record_is_sealed_and_chained_like_the_books(club, books):
     previous = ledger.audit_head(club)
     record = ledger.append_audit(
@@ -244,6 +246,7 @@ def test_another_apps_record_is_sealed_and_chained_like_the_books(club, books):
     ]
 
 
+@pytest.mark.books_tampered
 def test_a_closing_is_covered_too(club, books):
     today = timezone.localdate()
     period = ledger.close_period(
@@ -304,6 +307,7 @@ def back_to_the_unkeyed_chain(transactional_db):
     migrate_to_now()
 
 
+@pytest.mark.books_tampered
 def test_upgrading_reseals_a_chain_that_verifies_the_old_way(back_to_the_unkeyed_chain):
     club = make_club()
     treasurer = make_member(club, "Kassören")
@@ -327,6 +331,7 @@ def test_upgrading_reseals_a_chain_that_verifies_the_old_way(back_to_the_unkeyed
     assert ledger.verify_audit(club)
 
 
+@pytest.mark.books_tampered
 def test_upgrading_refuses_to_reseal_a_chain_that_was_edited(back_to_the_unkeyed_chain):
     club = make_club()
     cash = ledger.system_account(club, AccountKind.CASH)

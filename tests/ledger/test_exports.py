@@ -468,6 +468,7 @@ def test_a_pdf_and_a_printable_page_of_the_same_statement_are_two_jobs(
     assert treasurer_client.post(url, {"season": season.pk, "format": "doc"})["Location"] == html
 
 
+@pytest.mark.books_by_hand
 def test_a_game_is_one_line_of_the_document(club, member, season):
     own = ledger.member_account(member)
     pot = ledger.pot_account(club, "pot:kille", "Killepotten")

@@ -36,6 +36,7 @@ def test_every_member_gets_an_account_when_added(club):
     assert account.balance_ore == 0
 
 
+@pytest.mark.books_by_hand
 def test_a_posting_moves_balances_and_sums_to_zero(club, books):
     tx = ledger.post(
         club, ledger.legs_for_transfer(books["anna"], books["pot"], 200), "Insats", "game", None
@@ -113,6 +114,7 @@ def test_a_lowered_ceiling_holds_for_every_source_but_a_games(club, books, setti
     assert ledger.balance(books["anna"]) == 30_000
 
 
+@pytest.mark.books_by_hand
 def test_no_posting_takes_a_balance_beyond_its_bound(club, books):
     """The probe's 92 233 720 368 547 758 kr made every later posting to the member overflow
     bigint. Balances now stop far below it, with a refusal instead of a 500."""
@@ -180,6 +182,7 @@ def game_stake(club, books, game_id=17, seq=1):
     return ledger.post(club, legs, "Kille #17: Anna satsar", Source.GAME, None, key=ref, ref=ref)
 
 
+@pytest.mark.books_by_hand
 def test_it_refuses_to_reverse_a_game_transaction(club, books):
     tx = game_stake(club, books)
     with pytest.raises(LedgerError) as excinfo:
@@ -223,6 +226,7 @@ def test_a_key_makes_a_posting_idempotent(club, books):
     assert ledger.balance(books["bo"]) == 7
 
 
+@pytest.mark.books_by_hand
 def test_balance_at_a_date_and_a_statement_with_running_balance(club, books):
     with time_machine.travel("2026-03-01 12:00 +0100"):
         ledger.post(
@@ -302,6 +306,7 @@ def test_a_period_from_the_calendars_first_day_opens_at_zero(club, books):
     assert set(period.balances.values_list("opening_ore", flat=True)) <= {0}
 
 
+@pytest.mark.books_tampered
 def test_the_audit_trail_verifies_and_detects_an_edited_row(club, books):
     tx = ledger.post(
         club,
@@ -321,6 +326,7 @@ def test_the_audit_trail_verifies_and_detects_an_edited_row(club, books):
     assert any("content changed" in p for p in problems)
 
 
+@pytest.mark.books_tampered
 def test_the_audit_check_detects_a_memo_edit_and_a_deleted_record(club, books):
     ledger.post(
         club, ledger.legs_for_transfer(books["anna"], books["pot"], 200), "Insats", "game", None
@@ -362,6 +368,7 @@ postings = st.lists(
 @settings(
     max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
+@pytest.mark.books_by_hand
 @given(steps=postings)
 def test_any_sequence_of_postings_and_reversals_conserves_money(club, books, steps):
     for kind, payload in steps:
@@ -451,6 +458,7 @@ def club_url(club, name, *args):
     return reverse(ledger_url_name(name), args=[club.slug, *args])
 
 
+@pytest.mark.books_tampered
 def test_the_check_ledger_command_passes_clean_books_and_fails_edited_ones(club, books):
     from io import StringIO
 

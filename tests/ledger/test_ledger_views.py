@@ -156,6 +156,7 @@ def test_a_reversal_needs_a_reason_and_restores_balances(treasurer_client, club,
     assert "Fel person" in page
 
 
+@pytest.mark.books_by_hand
 def test_a_game_transaction_links_to_its_game_and_cannot_be_reversed_from_the_books(
     treasurer_client, club, member, treasurer
 ):

@@ -349,6 +349,7 @@ def test_a_bad_chosen_amount_is_a_field_error(treasurer_client, club, evening, a
     assert response.context["rows"] == []
 
 
+@pytest.mark.books_by_hand
 def test_everyone_against_the_club_when_members_do_not_net_to_zero(treasurer_client, club, evening):
     pot = ledger.pot_account(club, "pot:kille", "Killepotten")
     ledger.post(club, [(evening["Cilla"], -1000), (pot, 1000)], "Insats", Source.GAME, None)

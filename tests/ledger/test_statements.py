@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
+import pytest
 import time_machine
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -44,6 +45,7 @@ def evening(club, member):
     return own
 
 
+@pytest.mark.books_by_hand
 def test_a_game_is_one_line_with_its_net_and_its_deals(club, member):
     own = evening(club, member)
     lines = statement_lines(ledger.statement(own))
@@ -71,6 +73,7 @@ def test_a_game_is_one_line_with_its_net_and_its_deals(club, member):
     assert lines[-1].running_ore == ledger.statement(own).closing_ore
 
 
+@pytest.mark.books_by_hand
 def test_a_game_whose_only_entry_in_the_period_is_an_undo_is_named_by_the_deal_it_undid(
     club, member
 ):
@@ -81,6 +84,7 @@ def test_a_game_whose_only_entry_in_the_period_is_an_undo_is_named_by_the_deal_i
     assert (lines[0].amount_ore, lines[0].running_ore) == (-400, stmt.opening_ore - 400)
 
 
+@pytest.mark.books_by_hand
 def test_the_page_shows_a_line_per_game_and_expands_to_its_deals(member_client, club, member):
     own = evening(club, member)
     page = member_client.get(reverse("ledger:account", args=[club.slug, own.pk]))
@@ -95,6 +99,7 @@ def test_the_page_shows_a_line_per_game_and_expands_to_its_deals(member_client, 
     assert "29,00\u00a0kr" in html  # the closing balance
 
 
+@pytest.mark.books_by_hand
 def test_the_page_makes_the_same_queries_however_many_lines(member_client, club, member):
     own = evening(club, member)
     url = reverse("ledger:account", args=[club.slug, own.pk])
@@ -116,6 +121,7 @@ def shown(lines) -> list[tuple[str, int, int]]:
     return [(line.title, line.amount_ore, line.running_ore) for line in lines]
 
 
+@pytest.mark.books_by_hand
 def test_the_page_reads_the_same_lines_as_the_statement(club, member):
     own = evening(club, member)
     for start in (None, date(2026, 3, 5), date(2026, 3, 6)):
@@ -130,6 +136,7 @@ def test_the_page_reads_the_same_lines_as_the_statement(club, member):
         assert page.is_last
 
 
+@pytest.mark.books_by_hand
 def test_a_long_statement_pages_back_from_the_latest_lines(club, member, monkeypatch):
     monkeypatch.setattr(statements, "LINES_PER_PAGE", 2)
     own = evening(club, member)
@@ -149,6 +156,7 @@ def test_a_long_statement_pages_back_from_the_latest_lines(club, member, monkeyp
     assert shown(statements.statement_page(own, number=99).lines) == every[:1]
 
 
+@pytest.mark.books_by_hand
 def test_the_page_links_to_older_lines_and_keeps_the_dates(
     member_client, club, member, monkeypatch
 ):

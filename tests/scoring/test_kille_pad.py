@@ -203,6 +203,7 @@ def test_a_second_evening_starts_with_the_pot_the_first_one_left(
     assert pot_account(club).balance_ore == 400
 
 
+@pytest.mark.books_tampered
 def test_the_club_can_open_every_evening_with_a_stake(scorer_client, club, players):
     pot = ledger.pot_account(club, "pot:kille", "Killepotten")
     ledger.post(

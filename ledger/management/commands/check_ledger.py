@@ -51,11 +51,7 @@ class Command(BaseCommand):
         failures = 0
         heads = {}
         for each in clubs:
-            problems = (
-                ledger.verify_audit(each)
-                + ledger.verify_balances(each)
-                + ledger.verify_registered(each)
-            )
+            problems = ledger.verify_books(each)
             for problem in problems:
                 self.stderr.write(f"{each.slug}: {problem}")
             failures += len(problems)
