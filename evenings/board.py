@@ -4,11 +4,17 @@ What a table's game looks like (who leads, the score, the pad's address) is scor
 scoring registers one function with ``register_table_status`` (in its ``AppConfig.ready``), so
 ``evenings`` never imports ``scoring``. Without one the board still lists tables, players and
 pots.
+
+The big screen (``?tv=1``) is the club room's TV: the whole board at once, without scrolling,
+for 4 people or 40 at any number of tables. ``tv_layout`` picks the largest type at which the
+tables and the ranking (in one to four columns) fit a 16:9 screen; the stylesheet sizes the type
+in viewport units, so 1280×720 and 1920×1080 show the same picture.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
@@ -82,7 +88,67 @@ def board(evening: Evening) -> dict:
             else:
                 row.finished.append(status)
         rows.append(row)
-    return {"tables": rows, "ranking": services.summary(evening, [g.pk for g in games])}
+    ranking = services.summary(evening, [g.pk for g in games])
+    longest = max((len(night.attendee.name) for night in ranking), default=0)
+    layout = tv_layout(len(ranking), len(rows), longest)
+    return {
+        "tables": rows,
+        "ranking": ranking,
+        "ranking_placed": list(enumerate(ranking, start=1)),
+        "tv": layout,
+        "ranking_columns": columns(ranking, layout.ranking_columns),
+    }
+
+
+# --- the big screen ----------------------------------------------------------------------------
+
+# The TV's picture in units of 1 % of its height (the stylesheet's vh): a 16:9 screen is 177.7
+# wide. Each figure below is what the stylesheet gives the element, in em of the board's type.
+TV_WIDTH, TV_HEIGHT = 177.7 - 3.0, 100.0 - 3.0  # less the board's padding
+TV_TYPE = tuple(t / 10 for t in range(40, 15, -2))  # 4.0 … 1.6 vh: the classes tv-f40 … tv-f16
+HEADING_EM = 2.4  # the title and its margin
+RANKING_HEAD_EM = 1.6 + 1.5  # "Tonight's ranking" and the table's header row
+ROW_EM = 1.5  # a ranking row
+CHAR_EM = 0.56  # a name's letter, on average and then some
+ROW_FIXED_EM = 11.5  # a row but the name: place, won, tonight's money (−1 234,00 kr), padding
+CARD_EM = (17.0, 8.8)  # a table's card, at least: wide, high (its players wrap to two lines)
+GAP_EM = 1.0  # between the tables and the ranking, between ranking columns, between cards
+
+
+@dataclass(frozen=True)
+class TvLayout:
+    type_class: str  # tv-f40 … tv-f16: the board's type, in tenths of the screen's height
+    ranking_columns: int
+    table_columns: int
+
+
+def tv_layout(people: int, tables: int, longest_name: int = 20) -> TvLayout:
+    """The largest type (and the fewest columns at it) at which the big screen holds every
+    table and every attendee of the ranking: the smallest type if nothing fits."""
+    row_em = ROW_FIXED_EM + CHAR_EM * max(longest_name, 8)
+    for size in TV_TYPE:
+        height = TV_HEIGHT / size - HEADING_EM  # in em of this type
+        width = TV_WIDTH / size
+        for ranking_columns in range(1, 5):
+            rows = math.ceil(max(people, 1) / ranking_columns)
+            if RANKING_HEAD_EM + rows * ROW_EM > height:
+                continue
+            ranking_width = ranking_columns * row_em + (ranking_columns - 1) * GAP_EM
+            left = width - ranking_width - GAP_EM
+            for table_columns in range(1, 6):
+                card_width = (left - (table_columns - 1) * GAP_EM) / table_columns
+                table_rows = math.ceil(max(tables, 1) / table_columns)
+                card_height = (height - (table_rows - 1) * GAP_EM) / table_rows
+                if card_width >= CARD_EM[0] and card_height >= CARD_EM[1]:
+                    return TvLayout(f"tv-f{round(size * 10)}", ranking_columns, table_columns)
+    return TvLayout(f"tv-f{round(TV_TYPE[-1] * 10)}", 4, 5)
+
+
+def columns(ranking: Sequence, count: int) -> list[list[tuple[int, object]]]:
+    """The ranking with its places, in ``count`` columns read down then across."""
+    placed = list(enumerate(ranking, start=1))
+    per_column = max(math.ceil(len(placed) / max(count, 1)), 1)
+    return [placed[i : i + per_column] for i in range(0, len(placed), per_column)] or [[]]
 
 
 def _pots(evening: Evening, tables: list[Table]) -> dict[int, int]:

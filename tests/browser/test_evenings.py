@@ -216,3 +216,93 @@ def test_a_table_is_started_in_its_seat_order(phones, live_server):
     host.wait_for_url(re.compile(r"/games/\d+/$"))
     game = Game.objects.get(club=club)
     assert [seat.member.name for seat in game.seats.all()] == names
+
+
+# --- The big screen fits any evening (issue 22) ------------------------------------------------
+
+TV_SCREENS = [{"width": 1280, "height": 720}, {"width": 1920, "height": 1080}]
+FIRST = ["Karl-Gustav", "Anna-Karin", "Bo", "Ulla-Britt", "Sven-Erik", "Mia", "Per", "Lisa"]
+LAST = ["Andersson-Wikström", "Berg", "Öhman", "Lindqvist", "Sjöberg", "Ek", "Nyström"]
+
+# The board, measured as the TV draws it: the viewport, whatever lies outside it, and any element
+# whose content is cut (more to scroll than it shows).
+_MEASURE_BOARD = """() => {
+  const inside = (el) => {
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && r.height > 0 && r.left >= -0.5 && r.top >= -0.5
+      && r.right <= innerWidth + 0.5 && r.bottom <= innerHeight + 0.5;
+  };
+  const describe = (el) => `${el.tagName}.${el.className} «${el.textContent.trim().slice(0, 40)}»`;
+  const board = document.getElementById("board");
+  return {
+    scroll: [document.documentElement.scrollWidth, document.documentElement.scrollHeight],
+    view: [innerWidth, innerHeight],
+    names: [...board.querySelectorAll("[data-testid=ranked] td.name")].map((td) => td.textContent),
+    outside: [...board.querySelectorAll("[data-testid=ranked], .table-card")]
+      .filter((el) => !inside(el)).map(describe),
+    cut: [board, ...board.querySelectorAll("*")]
+      .filter((el) => el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1)
+      .filter((el) => el.clientHeight > 0 || el.clientWidth > 0)
+      .map(describe),
+    fontPx: parseFloat(getComputedStyle(board).fontSize),
+  };
+}"""
+
+
+def an_evening_of(club, people: int, tables: list[tuple[str, int]]):
+    """Tonight with ``people`` attendees (members with long and short names, one guest), seated
+    at ``tables`` (game, players) with a game started at each, and a Kille ante in."""
+    from scoring import games, recording
+
+    evening = evenings.open_evening(club, None)
+    names = [f"{FIRST[i % len(FIRST)]} {LAST[i % len(LAST)]}" for i in range(people - 1)]
+    members = [make_member(club, name) for name in names]
+    here = [evenings.check_in(evening, None, member=m) for m in members]
+    here.append(evenings.check_in(evening, None, guest_name="Gästen Greta Grönqvist"))
+    start = 0
+    for game_key, size in tables:
+        group = here[start : start + size]
+        start += size
+        (table,) = evenings.form_tables(evening, game_key, [group], None)
+        players = [a.member or a.guest_name for a in group]
+        setup = games.start_setup(club, game_key, table.number)
+        game = recording.start_game(club, game_key, players, None, setup=setup, table=table)
+        if game_key == "kille":
+            recording.append_event(game, "ante", {}, expected_seq=0, idempotency_key="a", by=None)
+    return evening
+
+
+@pytest.mark.parametrize(
+    ("people", "tables"),
+    [
+        (4, [("kasino", 2), ("kasino", 2)]),
+        (10, [("kille", 4), ("kille", 3), ("kille", 3)]),
+        (40, [("kille", 4)] * 6 + [("whist", 4)] * 4),
+    ],
+    ids=["4-people", "10-people", "40-people"],
+)
+def test_the_big_screen_shows_every_table_and_everyone_without_scrolling(
+    browser, live_server, output_dir, people, tables
+):
+    club = load_demo()
+    evening = an_evening_of(club, people, tables)
+    for screen in TV_SCREENS:
+        context = browser.new_context(viewport=screen, locale="sv-SE", service_workers="block")
+        tv = context.new_page()
+        try:
+            log_in(tv, live_server, DEMO_USERNAME, DEMO_PASSWORD)
+            tv.goto(f"{live_server.url}/c/{club.slug}/evenings/{evening.pk}/board/?tv=1")
+            expect(tv.locator("#board.tv")).to_be_visible()
+            expect(tv.locator(".table-card")).to_have_count(len(tables))
+            size = f"{screen['width']}x{screen['height']}"
+            tv.screenshot(path=output_dir / f"tv-{people}-{size}.png")
+            seen = tv.evaluate(_MEASURE_BOARD)
+            assert seen["scroll"] == seen["view"], f"{size}: the page scrolls: {seen}"
+            assert sorted(seen["names"]) == sorted(a.name for a in evening.attendees.all())
+            assert not seen["outside"], f"{size}: outside the screen: {seen['outside']}"
+            assert not seen["cut"], f"{size}: cut: {seen['cut']}"
+            # Readable from the sofa: at least 1.6 % of the screen's height.
+            assert seen["fontPx"] >= 0.016 * screen["height"] - 0.1, seen["fontPx"]
+        finally:
+            tv.goto("about:blank")  # the board polls: stop it before the tables are flushed
+            context.close()
