@@ -31,26 +31,97 @@ class OpenEveningForm(forms.Form):
         self.fields["games"].choices = _game_choices()
 
 
-class CheckInForm(forms.Form):
-    """The host ticks a member who is here, or writes a guest's name."""
+REGULARS = 20  # guests of earlier evenings offered for a tick, the most recent first
+_REGULARS_SCANNED = 400  # earlier guest rows looked through for them (a name comes back often)
 
-    member = forms.ModelChoiceField(
-        label=_("Member"), queryset=Member.objects.none(), required=False
+
+class CheckInForm(forms.Form):
+    """The host ticks everyone who came, members and the guests of earlier evenings, writes a
+    new guest's name if there is one, and saves once. Someone already here is listed as here,
+    not offered; a ticked box for him (a double submit) finds him, it does not check him in
+    twice."""
+
+    members = inputs.ModelMultipleChoiceField(
+        label=_("Members"),
+        queryset=Member.objects.none(),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        error_messages={
+            "invalid_choice": _(
+                "Someone ticked is not a member of this club; reload the page and tick again."
+            )
+        },
     )
-    guest_name = inputs.TextField(label=_("…or a guest"), required=False, max_length=100)
+    regulars = inputs.ModelMultipleChoiceField(
+        label=_("Guests of earlier evenings"),
+        queryset=Attendee.objects.none(),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        error_messages={
+            "invalid_choice": _(
+                "Someone ticked is not a guest of an earlier evening; reload the page and tick "
+                "again."
+            )
+        },
+    )
+    guest_name = inputs.TextField(label=_("A new guest"), required=False, max_length=100)
 
     def __init__(self, *args, evening: Evening, **kwargs):
         super().__init__(*args, **kwargs)
-        here = evening.attendees.filter(member__isnull=False).values("member_id")
-        self.fields["member"].queryset = (
-            Member.objects.for_club(evening.club).active().exclude(pk__in=here).order_by("name")
+        tonight = list(evening.attendees.values_list("member_id", "guest_name"))
+        self.here_members = {member_id for member_id, _name in tonight if member_id}
+        self.here_guests = {name.casefold() for member_id, name in tonight if not member_id}
+        # Everyone active, the ones here too: they are shown as here, and a second submit of
+        # the same ticks is then valid and finds them.
+        self.fields["members"].queryset = (
+            Member.objects.for_club(evening.club).active().order_by("name")
         )
+        self.fields["members"].label_from_instance = lambda m: m.name
+        self.fields["regulars"].queryset = Attendee.objects.filter(
+            pk__in=_regulars(evening)
+        ).order_by("-evening__date", "-arrived_at", "-pk")
+        self.fields["regulars"].label_from_instance = lambda a: a.guest_name
+
+    def member_choices(self) -> list[tuple[object, bool]]:
+        """Each member's check box, and whether he is here already (then shown, not offered)."""
+        return [(box, box.data["value"].value in self.here_members) for box in self["members"]]
+
+    def regular_choices(self) -> list[tuple[object, bool]]:
+        return [(box, box.choice_label.casefold() in self.here_guests) for box in self["regulars"]]
 
     def clean(self):
         data = super().clean()
-        if bool(data.get("member")) == bool((data.get("guest_name") or "").strip()):
-            raise forms.ValidationError(_("Choose a member or write a guest's name."))
+        if self.errors:
+            return data
+        if not (data.get("members") or data.get("regulars") or data.get("guest_name")):
+            raise forms.ValidationError(
+                _("Tick who came, or write a new guest's name."), code="nobody"
+            )
         return data
+
+    def guest_names(self) -> list[str]:
+        """The ticked regulars' names and the new guest's, as ``check_in`` takes them."""
+        names = [a.guest_name for a in self.cleaned_data.get("regulars") or []]
+        new = self.cleaned_data.get("guest_name") or ""
+        return [*names, new] if new else names
+
+
+def _regulars(evening: Evening) -> list[int]:
+    """One attendee row per guest name of the club's earlier evenings (its latest), the most
+    recent ``REGULARS`` names."""
+    rows = (
+        Attendee.objects.filter(evening__club=evening.club_id, member__isnull=True)
+        .exclude(evening=evening)
+        .filter(evening__date__lte=evening.date)
+        .order_by("-evening__date", "-arrived_at", "-pk")
+        .values_list("pk", "guest_name")[:_REGULARS_SCANNED]
+    )
+    latest: dict[str, int] = {}
+    for pk, name in rows:
+        latest.setdefault(name.casefold(), pk)
+        if len(latest) == REGULARS:
+            break
+    return list(latest.values())
 
 
 class TableForm(forms.Form):

@@ -82,13 +82,14 @@ def evening_detail(request: HttpRequest, evening_id: int) -> HttpResponse:
                 _host(request)
                 check_in = CheckInForm(request.POST, evening=evening)
                 if check_in.is_valid():
-                    attendee = services.check_in(
+                    here = services.check_in_many(
                         evening,
                         request.user,
-                        member=check_in.cleaned_data["member"],
-                        guest_name=check_in.cleaned_data["guest_name"],
+                        members=check_in.cleaned_data["members"],
+                        guest_names=check_in.guest_names(),
                     )
-                    messages.success(request, _("%(name)s is here.") % {"name": attendee.name})
+                    names = ", ".join(attendee.name for attendee in here)
+                    messages.success(request, _("Checked in: %(names)s.") % {"names": names})
                     return redirect(request.path)
                 status = 422
             elif action in ("table", "draw"):

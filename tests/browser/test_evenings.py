@@ -7,14 +7,16 @@ every tap target on them is thumb-sized."""
 from __future__ import annotations
 
 import re
+from datetime import date
 
 import pytest
 from playwright.sync_api import expect
 
-from club.demo import DEMO_PASSWORD, DEMO_USERNAME, load_demo
+from club.demo import DEMO_MEMBERS, DEMO_PASSWORD, DEMO_USERNAME, load_demo
 from club.models import Member
 from evenings import services as evenings
-from evenings.models import Evening, Table
+from evenings.models import Evening, EveningOptions, Table
+from ledger.models import Transaction
 from scoring.models import Game
 from tests.browser.conftest import assert_fits_the_phone, hold_polls, log_in
 from tests.browser.test_tap_targets import _MEASURE, MIN_PX
@@ -79,15 +81,16 @@ def test_the_host_forms_tables_and_a_second_phone_sees_the_board_update(
     evening = Evening.objects.get(club=club)
     expect(host.get_by_test_id("attendees")).to_contain_text("Ingen än")
 
-    # He checks in the others with his form, the second phone's member too, then himself.
+    # He ticks the others, the second phone's member too, and saves once; then himself.
     attendees = host.get_by_test_id("attendees")
+    check_in = host.get_by_test_id("check-in")
     for name in [*CHECKED_IN, PHONE_TWO]:
-        check_in = host.get_by_test_id("check-in")
-        check_in.get_by_label("Medlem").select_option(label=name)
-        check_in.get_by_role("button", name="Skriv in").click()
+        check_in.get_by_label(name, exact=True).check()
+    check_in.get_by_role("button", name="Skriv in dem").click()
+    for name in [*CHECKED_IN, PHONE_TWO]:
         expect(attendees).to_contain_text(name)
-        # Someone checked in is no longer offered.
-        expect(host.get_by_test_id("check-in").locator("option", has_text=name)).to_have_count(0)
+        # Someone checked in is shown as here, no longer offered.
+        expect(host.locator(".is-here", has_text=name)).to_have_count(1)
     host.get_by_test_id("im-here").click()
     expect(attendees).to_contain_text(HOST)
     expect(host.get_by_test_id("im-here")).to_have_count(0)
@@ -191,6 +194,45 @@ def test_the_host_forms_tables_and_a_second_phone_sees_the_board_update(
     # Stop the board's polls before the test's tables are flushed.
     between_polls(board)
     board.goto("about:blank")
+
+
+def test_the_host_checks_in_nine_members_and_a_guest_with_ten_ticks_and_one_save(
+    phones, live_server, output_dir
+):
+    club = load_demo()
+    evenings.options_for(club)
+    EveningOptions.objects.filter(club=club).update(fee_ore=2000)
+    # Greta came as a guest last time: tonight she is a regular, a tick away.
+    earlier = evenings.open_evening(club, None, date=date(2020, 1, 1))
+    evenings.check_in(earlier, None, guest_name="Greta Gäst")
+    evening = evenings.open_evening(club, None)
+    came = [name for name, _roles, _swish in DEMO_MEMBERS[1:10]]
+    host = phones(service_workers="block")
+    log_in(host, live_server, DEMO_USERNAME, DEMO_PASSWORD)
+    host.wait_for_url(re.compile(rf"/c/{club.slug}/$"))
+    host.goto(f"{live_server.url}/c/{club.slug}/evenings/{evening.pk}/")
+    check_in = host.get_by_test_id("check-in")
+    expect(check_in).to_be_visible()
+    assert_phone_ready(host, output_dir, "check-in-before")
+    host.evaluate("window.taps = 0; document.addEventListener('click', () => window.taps++, true)")
+    for name in came:
+        check_in.get_by_label(name, exact=True).check()
+    host.get_by_test_id("regulars").get_by_label("Greta Gäst", exact=True).check()
+    taps = host.evaluate("window.taps")
+    with host.expect_navigation():
+        check_in.get_by_role("button", name="Skriv in dem").click()
+    assert taps + 1 == 11  # ten ticks and one save
+    attendees = host.get_by_test_id("attendees")
+    for name in [*came, "Greta Gäst"]:
+        expect(attendees).to_contain_text(name)
+        expect(host.locator(".is-here", has_text=name)).to_have_count(1)
+    assert sorted(a.name for a in evening.attendees.all()) == sorted([*came, "Greta Gäst"])
+    # The fee once per attendee: nine members' and the guest's at the door.
+    assert Transaction.objects.filter(ref__startswith=f"{evening.ref}:fee:").count() == 10
+    assert_phone_ready(host, output_dir, "check-in-after")
+    # Only the two members who did not come (and the host) are still offered.
+    offered = host.locator("input[name=members]:not([disabled])")
+    expect(offered).to_have_count(len(DEMO_MEMBERS) - 9)
 
 
 def test_a_table_is_started_in_its_seat_order(phones, live_server):

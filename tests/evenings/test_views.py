@@ -50,18 +50,114 @@ def test_a_member_checks_himself_in_once(club, evening, member_client, member):
 
 
 def test_only_the_host_checks_in_others(club, evening, member_client, scorer_client, players):
-    post = {"action": "check-in", "member": players[0].pk}
+    post = {"action": "check-in", "members": [players[0].pk]}
     assert member_client.post(url("detail", club, evening.pk), post).status_code == 403
     assert scorer_client.post(url("detail", club, evening.pk), post).status_code == 302
     guest = {"action": "check-in", "guest_name": "Gästen Greta"}
     assert scorer_client.post(url("detail", club, evening.pk), guest).status_code == 302
     assert sorted(a.name for a in evening.attendees.all()) == ["Anna", "Gästen Greta"]
-    # Neither, or both: the form says so where it was filled in, and nothing is lost.
-    both = {"action": "check-in", "member": players[1].pk, "guest_name": "X"}
-    page = scorer_client.post(url("detail", club, evening.pk), both)
+    # Nobody ticked and no name: the form says so where it was filled in.
+    page = scorer_client.post(url("detail", club, evening.pk), {"action": "check-in"})
     assert page.status_code == 422
-    assert "Välj en medlem eller skriv en gästs namn." in page.content.decode()
+    assert "Kryssa för dem som kom eller skriv en ny gästs namn." in page.content.decode()
     assert scorer_client.post(url("detail", club, evening.pk), {"action": "?"}).status_code == 400
+
+
+def earlier_guests(club, *names_by_evening):
+    """Evenings before tonight, each with its guests (by name)."""
+    for day, names in enumerate(names_by_evening, start=1):
+        earlier = evenings.open_evening(club, None, date=date(2020, 1, day))
+        for name in names:
+            evenings.check_in(earlier, None, guest_name=name)
+
+
+def test_the_host_checks_in_everyone_at_once(club, evening, scorer_client, players):
+    EveningOptions.objects.filter(club=club).update(fee_ore=2000)
+    evening.fee_ore = 2000
+    evening.save()
+    earlier_guests(club, ["Greta", "Olle"], ["Greta"])
+    page = scorer_client.get(url("detail", club, evening.pk))
+    form = page.context["check_in"]
+    # Every member of the club, ticked or not, and the guests of earlier evenings.
+    assert [box.choice_label for box, _here in form.member_choices()] == sorted(
+        m.name for m in club.members.filter(active=True)
+    )
+    regulars = {box.choice_label: box.data["value"].value for box, _ in form.regular_choices()}
+    assert sorted(regulars) == ["Greta", "Olle"]
+    post = {
+        "action": "check-in",
+        "members": [m.pk for m in players],
+        "regulars": [regulars["Greta"]],
+        "guest_name": "Nya Nils",
+    }
+    answer = scorer_client.post(url("detail", club, evening.pk), post)
+    assert answer.status_code == 302
+    names = sorted(a.name for a in evening.attendees.all())
+    assert names == sorted(["Anna", "Bo", "Cissi", "Doris", "Greta", "Nya Nils"])
+    # The fee once per attendee: four members' and two guests' (paid at the door).
+    assert Transaction.objects.filter(ref__startswith=f"{evening.ref}:fee:").count() == 6
+    assert [ledger.member_account(m).balance_ore for m in players] == [-2000] * 4
+    # The same post again (a double submit): nobody twice, no second fee.
+    assert scorer_client.post(url("detail", club, evening.pk), post).status_code == 302
+    assert evening.attendees.count() == 6
+    assert Transaction.objects.filter(ref__startswith=f"{evening.ref}:fee:").count() == 6
+    # Who is here is shown as here, not offered again.
+    page = scorer_client.get(url("detail", club, evening.pk))
+    form = page.context["check_in"]
+    here = {box.choice_label for box, is_here in form.member_choices() if is_here}
+    assert here == {"Anna", "Bo", "Cissi", "Doris"}
+    assert {box.choice_label for box, is_here in form.regular_choices() if is_here} == {"Greta"}
+    text = page.content.decode()
+    for member in players:
+        assert f'name="members" value="{member.pk}"' not in text
+    assert f'name="regulars" value="{regulars["Olle"]}"' in text
+
+
+def test_the_regulars_are_the_latest_twenty_guest_names(club, evening, scorer_client):
+    earlier_guests(club, [f"Gäst {n}" for n in range(15)], [f"Gäst {n}" for n in range(10, 30)])
+    form = scorer_client.get(url("detail", club, evening.pk)).context["check_in"]
+    names = [box.choice_label for box, _here in form.regular_choices()]
+    assert len(names) == 20
+    assert set(names) == {f"Gäst {n}" for n in range(10, 30)}  # the latest evening's
+
+
+@pytest.mark.parametrize(
+    ("post", "refused"),
+    [
+        ({"members": ["{other}"]}, "members"),  # a member of another club
+        ({"members": ["{anna}", "{other}"]}, "members"),  # one bad tick spoils the lot
+        ({"members": ["999999"]}, "members"),  # no such member
+        ({"members": ["9" * 40]}, "members"),
+        ({"members": ["٣"]}, "members"),
+        ({"members": ["{anna}"], "regulars": ["{anna_here}"]}, "regulars"),  # no earlier guest
+        ({"regulars": ["{other_guest}"]}, "regulars"),  # another club's guest
+        ({"guest_name": "   "}, "__all__"),  # an empty name, nobody ticked
+        ({"guest_name": "x" * 101}, "guest_name"),
+        ({"members": ["{anna}"], "guest_name": "Nul\x00"}, "guest_name"),
+    ],
+)
+def test_a_hostile_check_in_changes_nothing(club, evening, scorer_client, players, post, refused):
+    other = make_club()
+    outsider = make_member(other, "Främling")
+    abroad = evenings.open_evening(other, None, date=date(2020, 1, 1))
+    other_guest = evenings.check_in(abroad, None, guest_name="Utländsk gäst")
+    anna_here = evenings.check_in(evening, None, member=players[1])
+    ids = {
+        "other": outsider.pk,
+        "anna": players[0].pk,
+        "anna_here": anna_here.pk,
+        "other_guest": other_guest.pk,
+    }
+    data = {
+        key: [v.format(**ids) for v in value] if isinstance(value, list) else value
+        for key, value in post.items()
+    }
+    before = (evening.attendees.count(), Transaction.objects.count())
+    page = scorer_client.post(url("detail", club, evening.pk), {"action": "check-in", **data})
+    assert page.status_code == 422
+    assert list(page.context["check_in"].errors) == [refused]
+    assert 'role="alert"' in page.content.decode()
+    assert (evening.attendees.count(), Transaction.objects.count()) == before
 
 
 def test_the_host_seats_a_table_and_starts_kille_there(club, evening, scorer_client, players):
