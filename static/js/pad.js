@@ -1,26 +1,46 @@
-// The score pad's outbox: a tap is kept on the phone until the server has answered it.
+// The score pad's outbox: every tap is kept on the phone until the server has answered it.
 //
 // Why the pad's forms are not hx-post: htmx drops a request that fails, and the scorer cannot
 // tell whether the deal was saved. Here a tap is first written to localStorage, exactly as the
-// form holds it (idempotency key and expected seq included), then sent; it leaves the outbox only
-// when the server has answered. While it waits:
-//   - a bar above the tab bar says "not saved yet — waiting for the network";
-//   - a second tap is refused until the first is settled (it could conflict with it);
+// form holds it, with an idempotency key made on the phone ("<random>-<form>": the form's part
+// is what formId() reads on every render), then sent; it leaves the outbox only when the server
+// has answered.
+//
+// Taps queue: pegging card by card, the next card is tapped before the last one's answer (and
+// the pad it brings) is back. Every tap joins the queue behind the ones on their way and is sent
+// strictly in order, one at a time, each with the expected seq the one before it produces (every
+// recorded event, undo included, adds one to the game's seq: scoring/recording.py). A tap made
+// on the pad still on screen keeps what the scorer chose (the buttons and fields he touched), but
+// the form's hidden context (whose turn it is: p_player) is taken from the same form on the pad
+// the previous tap's answer brought, when that pad is exactly the one the tap expects: the card
+// is the next card played, whoever's turn that turns out to be. While taps wait:
+//   - a bar above the tab bar says "saving", and how many taps wait ("2 taps waiting"); offline,
+//     "not saved yet — waiting for the network";
 //   - polling pauses, so the pad is not redrawn under the scorer's thumb;
-//   - it is sent again as soon as the browser is online, and every few seconds while it says so
-//     (navigator.onLine can lie); reopening the pad sends it too.
+//   - the head of the queue is sent again as soon as the browser is online, and every few seconds
+//     while it says so (navigator.onLine can lie); reopening the pad sends it too.
 // A retried tap that had in fact arrived records once: the server answers an idempotency key it
 // has already stored with that event (scoring/recording.py).
 //
 // The answer is the pad fragment, swapped in place of #pad:
-//   200  the next entry starts at the top of the pad's entry area (scrolled to and focused);
+//   200  the next tap in the queue goes; when none is left, the next entry starts at the top of
+//        the pad's entry area (scrolled to and focused);
 //   422  refused: what the scorer entered is put back into the same form on the new pad, and the
 //        message (#pad-feedback) is moved next to that form's button, scrolled into view, focused;
 //   409  another phone recorded first: the same, and the entry is a draft on the refreshed form
 //        (which carries the new expected seq): one tap sends it, or it can be discarded.
+// Either way the queue stops there: the taps behind it are held (never sent on top of a refusal)
+// and listed under the message, to be sent with one tap (in order, on the pad as it is now) or
+// discarded.
 // A poll that brings another phone's entry while this scorer is half-way through a form keeps
 // the half-filled form as a draft in the same way. A pad opened while offline (the service
 // worker's last copy) is read only.
+//
+// The outbox belongs to one login: it is stored under the user's id (<body data-user>). The log
+// out button first sends the user's waiting taps under his own login (for a few seconds at
+// most); whatever is left is never sent under another login: a pad opened by someone else
+// discards it and says so ("2 taps by Astrid were not saved and were discarded"). The same user
+// logging in again finds his taps and they are sent.
 "use strict";
 
 (() => {
@@ -28,32 +48,65 @@
   const ATTEMPT_TIMEOUT_MS = 8000;
   const RETRY_MS = [1000, 2000, 3000, 5000];
 
+  const LOGOUT_WAIT_MS = 6000;
+  const PREFIX = "protokoll:outbox:";
+
   const padEl = () => document.getElementById("pad");
   const bar = () => document.getElementById("pad-outbox");
   const say = (name) => bar()?.dataset[name] || "";
+  const fmt = (text, values) => text.replace(/\{(\w+)\}/g, (all, name) => String(values[name] ?? all));
 
-  // --- the outbox: one pending tap per pad, in memory and in localStorage ----------------
-  const storeKey = () => `protokoll:outbox:${location.pathname}`;
-  let pending = null;
+  // --- the outbox: a queue of taps per login and pad, in memory and in localStorage ------
+  const me = () => document.body.dataset.user || "";
+  const myName = () => document.body.dataset.userName || "";
+  const keyOf = (user, path) => `${PREFIX}u${user}:${path}`;
+  const storeKey = () => keyOf(me(), location.pathname);
+  let queue = []; // taps not answered yet, oldest first; queue[0] is the one on its way
+  let held = []; // taps behind a refusal, waiting for the scorer to send or discard them
   let sending = false;
   let attempts = 0;
   let retryTimer = null;
 
-  function persist() {
+  function save(key, taps, drafts) {
     try {
-      if (pending) localStorage.setItem(storeKey(), JSON.stringify(pending));
-      else localStorage.removeItem(storeKey());
+      if (taps.length || drafts.length) {
+        const data = { user: me(), name: myName(), queue: taps, held: drafts };
+        localStorage.setItem(key, JSON.stringify(data));
+      } else {
+        localStorage.removeItem(key);
+      }
     } catch {
-      // Private mode or a full quota: the tap is still kept in memory while the page is open.
+      // Private mode or a full quota: the taps are still kept in memory while the page is open.
     }
   }
 
-  function restorePending() {
+  function load(key) {
     try {
-      pending = JSON.parse(localStorage.getItem(storeKey()) || "null");
+      const data = JSON.parse(localStorage.getItem(key) || "null");
+      return data && Array.isArray(data.queue) ? { ...data, held: data.held || [] } : null;
     } catch {
-      pending = null;
+      return null;
     }
+  }
+
+  const persist = () => save(storeKey(), queue, held);
+
+  function restore() {
+    const data = me() ? load(storeKey()) : null;
+    queue = data?.queue || [];
+    held = data?.held || [];
+  }
+
+  // Keys of the outbox that are not this login's: another user's, or one from before the
+  // outbox knew its user (its owner unknown, so never sent).
+  function othersKeys() {
+    const mine = keyOf(me(), "");
+    return Object.keys(localStorage).filter((key) => key.startsWith(PREFIX) && !key.startsWith(mine));
+  }
+
+  function myKeys() {
+    const mine = keyOf(me(), "");
+    return me() ? Object.keys(localStorage).filter((key) => key.startsWith(mine)) : [];
   }
 
   // --- forms -----------------------------------------------------------------------------
@@ -69,9 +122,9 @@
     return key.slice(key.indexOf("-") + 1);
   }
 
-  function findForm(id) {
-    return [...(padEl()?.querySelectorAll("form") || [])].find(
-      (form) => padForm(form) && formId(form) === id,
+  function findForm(id, pad = padEl()) {
+    return [...(pad?.querySelectorAll("form") || [])].find(
+      (form) => form.method === "post" && formId(form) === id,
     );
   }
 
@@ -80,20 +133,57 @@
   }
 
   function describe(form, submitter) {
-    const heading = form.querySelector("h2, h3, legend")?.textContent.trim() || "";
+    const own = form.querySelector("h2, h3, legend") || form.closest("section, .card")?.querySelector("h2");
+    const heading = own?.textContent.trim() || "";
     const button = submitter?.textContent.trim() || submitter?.value || "";
     return [heading, button].filter(Boolean).join(" · ").slice(0, 120);
   }
 
+  // The hidden fields a pad renders for the state it shows (whose turn it is), as opposed to
+  // what the scorer chose; the metadata is the outbox's own.
+  function contextFields(form) {
+    return [...form.querySelectorAll("input[type=hidden]")].filter(
+      (el) => el.name && !META.has(el.name) && !el.disabled,
+    );
+  }
+
+  // Every tap a key of its own: a second tap on the same form of the same pad is a second event.
+  function tapKey(id) {
+    const bytes = crypto.getRandomValues(new Uint8Array(16));
+    return `${[...bytes].map((b) => b.toString(16).padStart(2, "0")).join("")}-${id}`;
+  }
+
   function entryOf(form, submitter) {
+    const id = formId(form);
+    const fields = [...new FormData(form, submitter)];
     return {
       url: form.action,
-      fields: [...new FormData(form, submitter)],
-      form: formId(form),
+      page: location.pathname,
+      fields,
+      key: tapKey(id),
+      expectedSeq: Number(fields.find(([name]) => name === "expected_seq")?.[1]),
+      context: contextFields(form).map((el) => el.name),
+      form: id,
       submitter: submitter?.name ? { name: submitter.name, value: submitter.value } : null,
       label: describe(form, submitter),
       queuedAt: Date.now(),
     };
+  }
+
+  // A tap made on a pad older than its turn takes the hidden context of the same form on the
+  // pad its turn comes on, if that pad is the one it expects (the previous tap's answer); what
+  // the scorer tapped stays his. Any other pad: the tap goes as it is and the server judges it
+  // (a 409 when someone else recorded in between).
+  function rebase(entry, pad) {
+    if (!pad || Number(pad.dataset.seq) !== entry.expectedSeq) return entry;
+    const form = findForm(entry.form, pad);
+    if (!form) return entry;
+    const pressed = (name) => entry.submitter?.name === name;
+    const fresh = contextFields(form).filter((el) => !pressed(el.name));
+    const stale = new Set([...(entry.context || []), ...fresh.map((el) => el.name)]);
+    const fields = entry.fields.filter(([name]) => META.has(name) || pressed(name) || !stale.has(name));
+    fields.push(...fresh.map((el) => [el.name, el.value]));
+    return { ...entry, fields, context: fresh.map((el) => el.name) };
   }
 
   function isUserField(el) {
@@ -218,6 +308,7 @@
     old.replaceWith(fresh);
     window.htmx?.process(fresh);
     applyOffline();
+    showHeld();
     rememberPad();
     return fresh;
   }
@@ -247,30 +338,85 @@
       const box = feedback.querySelector(".message") || feedback.appendChild(message("warning"));
       box.append(paragraph(`${say("gone")} ${entry.label}`));
     }
+    showHeld();
     reveal(feedback);
   }
 
   function failed(entry) {
-    // Not a pad (a server error page, a refusal of the request itself): nothing was recorded
-    // and the form on screen still holds the entry.
+    // Not a pad (a server error page, a refusal of the request itself): nothing was recorded;
+    // the entry goes back into its form.
     const feedback = document.getElementById("pad-feedback");
     const form = findForm(entry.form);
     if (!feedback) return;
     feedback.replaceChildren(message("error", say("failed")));
-    if (form) place(feedback, form);
+    if (form) {
+      fill(form, entry);
+      place(feedback, form);
+    }
+    showHeld();
     reveal(feedback);
   }
 
+  // The queue stops at a refusal: what is behind it waits for the scorer.
+  function holdTheRest() {
+    held = [...held, ...queue];
+    queue = [];
+  }
+
   function settle(entry, response, body) {
-    pending = null;
+    queue.shift();
+    const pad = /\bid="pad"/.test(body) ? swapPad(body) : null;
+    if (!pad || !response.ok) holdTheRest();
     persist();
     showState();
-    const isPad = /\bid="pad"/.test(body);
-    if (!isPad) return failed(entry);
-    const pad = swapPad(body);
     if (!pad) return failed(entry);
-    if (response.ok) afterSave(pad);
-    else keepDraft(entry, response.status === 409);
+    if (!response.ok) return keepDraft(entry, response.status === 409);
+    if (queue.length) return send();
+    if (!held.length) afterSave(pad);
+  }
+
+  // --- the taps held behind a refusal: one tap sends them, in order, or discards them --------
+  function showHeld() {
+    const feedback = document.getElementById("pad-feedback");
+    if (!feedback) return;
+    feedback.querySelector("[data-testid=held-taps]")?.remove();
+    if (!held.length) return;
+    const box = message("warning");
+    box.dataset.testid = "held-taps";
+    const list = document.createElement("ol");
+    for (const entry of held) list.append(Object.assign(document.createElement("li"), { textContent: entry.label || "?" }));
+    const send = Object.assign(document.createElement("button"), { type: "button", className: "chip" });
+    send.dataset.testid = "send-held";
+    send.textContent = fmt(say("sendHeld"), { n: held.length });
+    send.addEventListener("click", sendHeld);
+    const discard = Object.assign(document.createElement("button"), { type: "button", className: "chip" });
+    discard.dataset.testid = "discard-held";
+    discard.textContent = say("discard");
+    discard.addEventListener("click", discardHeld);
+    const actions = document.createElement("p");
+    actions.append(send, " ", discard);
+    const strong = document.createElement("strong");
+    strong.textContent = fmt(say("held"), { n: held.length });
+    box.append(strong, list, actions);
+    feedback.append(box);
+  }
+
+  function sendHeld() {
+    let seq = queue.length ? queue.at(-1).expectedSeq + 1 : Number(padEl()?.dataset.seq);
+    for (const entry of held) entry.expectedSeq = seq++;
+    queue.push(...held);
+    held = [];
+    persist();
+    showHeld();
+    showState();
+    send();
+  }
+
+  function discardHeld() {
+    held = [];
+    persist();
+    showHeld();
+    showState();
   }
 
   // --- sending ---------------------------------------------------------------------------
@@ -281,37 +427,50 @@
   function body(entry) {
     const params = new URLSearchParams();
     for (const [name, value] of entry.fields) {
+      if (name === "expected_seq") params.append(name, String(entry.expectedSeq));
+      else if (name === "idempotency_key") params.append(name, entry.key);
       // The token of the page as it is now: a tap kept over a new login carries an old one.
-      params.append(name, name === "csrfmiddlewaretoken" ? csrfToken() || value : value);
+      else if (name === "csrfmiddlewaretoken") params.append(name, csrfToken() || value);
+      else params.append(name, value);
     }
     return params;
   }
 
+  function post(entry, signal) {
+    return fetch(entry.url, {
+      method: "POST",
+      body: body(entry),
+      headers: { "HX-Request": "true" },
+      credentials: "same-origin",
+      signal,
+    });
+  }
+
+  function landedElsewhere(entry, response) {
+    return response.redirected && new URL(response.url).pathname !== new URL(entry.url).pathname;
+  }
+
   function signedOut(entry, response) {
+    if (!landedElsewhere(entry, response)) return false;
     const landed = new URL(response.url);
-    if (!response.redirected || landed.pathname === new URL(entry.url).pathname) return false;
     landed.searchParams.set("next", location.pathname);
     location.assign(landed.toString());
     return true;
   }
 
   async function send() {
-    const entry = pending;
-    if (!entry || sending) return;
+    if (!queue.length || sending) return;
     clearTimeout(retryTimer);
     if (!navigator.onLine) return showState();
+    queue[0] = rebase(queue[0], padEl());
+    persist();
+    const entry = queue[0];
     sending = true;
     showState();
     let response = null;
     let text = "";
     try {
-      response = await fetch(entry.url, {
-        method: "POST",
-        body: body(entry),
-        headers: { "HX-Request": "true" },
-        credentials: "same-origin",
-        signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
-      });
+      response = await post(entry, AbortSignal.timeout(ATTEMPT_TIMEOUT_MS));
       text = await response.text();
     } catch {
       response = null;
@@ -332,26 +491,31 @@
     retryTimer = setTimeout(send, RETRY_MS[Math.min(attempts, RETRY_MS.length) - 1]);
   }
 
-  function queue(entry) {
-    pending = entry;
-    attempts = 0;
+  function tapped(form, submitter) {
+    const entry = entryOf(form, submitter);
+    const last = queue.at(-1);
+    if (last) entry.expectedSeq = last.expectedSeq + 1;
+    queue.push(entry);
     persist();
+    showState();
     send();
   }
 
-  // --- what the scorer sees while a tap waits ----------------------------------------------
+  // --- what the scorer sees while taps wait ------------------------------------------------
   function showState() {
     const el = bar();
-    const pad = padEl();
     if (!el) return;
+    const count = queue.length > 1 ? fmt(say("queued"), { n: queue.length }) : "";
+    const head = queue[0];
     let text = "";
     let state = "";
     if (document.body.classList.contains("offline-readonly")) {
       [text, state] = [say("readonly"), "readonly"];
-    } else if (pending && (attempts > 0 || !navigator.onLine)) {
-      [text, state] = [`${say("waiting")} ${pending.label ? `(${pending.label})` : ""}`, "waiting"];
-    } else if (pending) {
-      [text, state] = [say("sending"), "sending"];
+    } else if (head && (attempts > 0 || !navigator.onLine)) {
+      const what = head.label ? ` (${head.label})` : "";
+      [text, state] = [[`${say("waiting")}${what}`, count].filter(Boolean).join(" · "), "waiting"];
+    } else if (head) {
+      [text, state] = [[say("sending"), count].filter(Boolean).join(" "), "sending"];
     } else if (!navigator.onLine) {
       [text, state] = [say("offline"), "offline"];
     }
@@ -360,19 +524,80 @@
     el.hidden = !text;
     // Room below the pad for the bar; not for a quick "saving", which would shift the page.
     document.body.classList.toggle("has-outbox-bar", Boolean(text) && state !== "sending");
-    pad?.classList.toggle("is-waiting", Boolean(pending));
   }
 
-  function blocked() {
-    const el = bar();
-    if (!el) return;
-    el.hidden = false;
-    const waiting = attempts > 0 || !navigator.onLine;
-    el.textContent = waiting ? `${say("busy")} ${say("waiting")}` : say("busy");
-    el.dataset.state = "waiting";
-    el.classList.remove("nudge");
-    void el.offsetWidth; // restart the animation
-    el.classList.add("nudge");
+  // --- another login's taps: never sent under this one -------------------------------------
+  function dropOthers() {
+    if (!me()) return;
+    const lines = [];
+    for (const key of othersKeys()) {
+      const data = load(key);
+      const count = data ? data.queue.length + data.held.length : 1;
+      localStorage.removeItem(key);
+      if (!count) continue;
+      const name = data?.name || say("someone");
+      lines.push(fmt(say("foreign"), { n: count, name }));
+    }
+    const feedback = document.getElementById("pad-feedback");
+    if (!lines.length || !feedback) return;
+    const box = message("warning", ...lines.map(paragraph));
+    box.dataset.testid = "foreign-taps";
+    feedback.append(box);
+    reveal(feedback);
+  }
+
+  // --- logging out: this login's taps go first, under it ------------------------------------
+  // The club list's log out form (templates/club/club_list.html) waits while the user's taps
+  // are sent, at most LOGOUT_WAIT_MS; what is left stays under his id, for him to send when he
+  // logs in again, or for the next person's pad to discard.
+  async function drain(key, deadline) {
+    const data = load(key);
+    if (!data || !data.queue.length) return;
+    let taps = data.queue;
+    let pad = null;
+    const signal = () => AbortSignal.timeout(Math.max(1, deadline - Date.now()));
+    const padOf = (html) => new DOMParser().parseFromString(html, "text/html").querySelector("#pad");
+    while (taps.length && Date.now() < deadline) {
+      try {
+        if (!pad) {
+          const page = await fetch(taps[0].page || key.slice(keyOf(me(), "").length), { credentials: "same-origin", signal: signal() });
+          pad = padOf(await page.text());
+        }
+        taps[0] = rebase(taps[0], pad);
+        const response = await post(taps[0], signal());
+        const text = await response.text();
+        if ([502, 503, 504].includes(response.status)) throw new Error("gateway");
+        if (landedElsewhere(taps[0], response)) return;
+        pad = padOf(text);
+        if (!response.ok || !pad) {
+          // Refused: nothing more goes on top of it; he finds them all as drafts.
+          data.held = [...data.held, ...taps];
+          taps = [];
+        } else {
+          taps = taps.slice(1);
+        }
+        save(key, taps, data.held);
+      } catch {
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+    }
+  }
+
+  function setUpLogout() {
+    const form = document.querySelector("form[data-logout]");
+    if (!form) return;
+    let leaving = false;
+    form.addEventListener("submit", (event) => {
+      const waiting = myKeys().reduce((n, key) => n + (load(key)?.queue.length || 0), 0);
+      if (!waiting || leaving) return;
+      event.preventDefault();
+      leaving = true;
+      const status = form.querySelector("[data-draining]") || form.appendChild(document.createElement("p"));
+      status.setAttribute("role", "status");
+      status.textContent = fmt(form.dataset.draining || "", { n: waiting });
+      const deadline = Date.now() + LOGOUT_WAIT_MS;
+      Promise.all(myKeys().map((key) => drain(key, deadline))).finally(() => form.submit());
+    });
   }
 
   // --- offline: a pad opened without a network is the last saved copy, read only -----------
@@ -406,13 +631,19 @@
   }
 
   document.addEventListener("htmx:before:request", (event) => {
-    if (isPoll(event) && (pending || !navigator.onLine || document.body.classList.contains("offline-readonly"))) {
+    const waiting = queue.length || held.length;
+    if (isPoll(event) && (waiting || !navigator.onLine || document.body.classList.contains("offline-readonly"))) {
       event.preventDefault();
     }
   });
 
   document.addEventListener("htmx:before:swap", (event) => {
     const pad = padEl();
+    // A poll sent before the first tap, answered after it: the taps' own answers bring the pad.
+    if (isPoll(event) && (queue.length || held.length)) {
+      carried = null;
+      return event.preventDefault();
+    }
     // Only a poll that brought something (200); htmx also goes through here for a 204.
     const brought = isPoll(event) && event.detail.ctx?.response?.status === 200;
     carried = brought && pad ? { drafts: dirtyForms(pad), seq: Number(pad.dataset.seq) } : null;
@@ -500,8 +731,7 @@
       if (!form) return;
       event.preventDefault();
       if (document.body.classList.contains("offline-readonly")) return;
-      if (pending) return blocked();
-      queue(entryOf(form, event.submitter));
+      tapped(form, event.submitter);
     },
     true,
   );
@@ -514,15 +744,18 @@
   window.addEventListener("offline", showState);
 
   function start() {
+    setUpLogout();
     if (!padEl()) return;
     if (!navigator.onLine) document.body.classList.add("offline-readonly");
     applyOffline();
     // A first visit is not yet the worker's to cache (it came before the worker took over).
     if (!navigator.serviceWorker?.controller) rememberPad();
-    restorePending();
+    dropOthers();
+    restore();
     // A tap still waiting from before (the page was closed or reloaded): show what it holds.
-    const waiting = pending && findForm(pending.form);
-    if (waiting) fill(waiting, pending);
+    const waiting = queue[0] && findForm(queue[0].form);
+    if (waiting) fill(waiting, queue[0]);
+    showHeld();
     updateSums(padEl());
     showState();
     send();
