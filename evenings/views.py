@@ -16,7 +16,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from club.access import club_view
 from club.models import Role
 from engine import registry, whist_drive
-from evenings import board, card, drives, services
+from evenings import board, card, drives, pots, services
 from evenings.forms import (
     CheckInForm,
     DriveReportForm,
@@ -115,6 +115,7 @@ def evening_detail(request: HttpRequest, evening_id: int) -> HttpResponse:
         "table_form": table_form,
         "board": board.board(evening),
         "is_host": request.member.can(Role.SCORER),
+        "pot_rule": pots.RULE,
     }
     return render(request, "evenings/evening_detail.html", context, status=status)
 

@@ -18,8 +18,8 @@ guest, come. Kille stakes: base 2 kr (never needed: the pots are not empty), sma
    pays 1 kr (pot 10 kr), the deal passes; förhand is Gustav (s2): he knocks, Frida, Hanna,
    Ivar and Greta fold: Gustav takes 10 kr and everyone pays 1 kr: Gustav +8 over the night,
    the other four −2 each; pot 5 kr. The table ends for the night.
-6. A whist drive round (the first eight members, two tables, one round): no money (table money, not an
-   entry fee: the prize pool is empty).
+6. A whist drive round (the first eight members, two tables, one round): no money (table
+   money, not an entry fee: the prize pool is empty).
 7. Tonight's result, fee included: Gustav −2, Bertil −6, David −10, Erik −10, Anna −11,
    Cecilia −11, Frida −12, Greta −12, Hanna −12, Ivar −12 (sum −98 kr; the club +98 kr = the
    treasury's 100 kr less the 2 kr the pots lost). Ranked by result, then games won, then name.
@@ -81,7 +81,8 @@ def tap(game, event_type, **payload):
 def start_at(table):
     """A Kille game at the table, its players in the table's seats (guests too)."""
     players = [
-        seat.attendee.member or seat.attendee.guest_name for seat in table.seats.order_by("position")
+        seat.attendee.member or seat.attendee.guest_name
+        for seat in table.seats.order_by("position")
     ]
     setup = games.start_setup(table.evening.club, "kille", table=table.number)
     return recording.start_game(
@@ -112,7 +113,9 @@ def pot_policy(request, club):
     return request.param
 
 
-def test_a_whole_club_evening_adds_up_at_every_step(club, pot_policy, django_capture_on_commit_callbacks):
+def test_a_whole_club_evening_adds_up_at_every_step(
+    club, pot_policy, django_capture_on_commit_callbacks
+):
     people = {name: make_member(club, f"{name} {name[0]}son") for name in MEMBERS}
     acc = {name: f"member:{member.pk}" for name, member in people.items()}
     assert balance(club, "pot:kille") == 10 * KR
@@ -213,9 +216,9 @@ def test_a_whole_club_evening_adds_up_at_every_step(club, pot_policy, django_cap
             key=f"{evening.ref}:paid:{name}",
             ref=evenings.paid_ref(evening),
         )
-    assert [(n.attendee.name.split()[0], n.games, n.net_ore) for n in evenings.summary(evening)] == (
-        expected
-    )
+    assert [
+        (n.attendee.name.split()[0], n.games, n.net_ore) for n in evenings.summary(evening)
+    ] == (expected)
     assert len(evenings.tonight_plan(evening)) == 8
     assert balance(club, acc["Frida"]) == balance(club, acc["Greta"]) == 0
     assert [(p.payer, p.amount_ore) for p in evenings.paid_so_far(evening)] == [
