@@ -41,6 +41,9 @@ def start_form(table, people):
 
 def test_the_guest_keeps_the_seat_the_table_drew(club, seated, scorer_client):
     table, people, here = seated
+    start = reverse("scoring:game-start", args=[club.slug, "kille"]) + f"?table={table.pk}"
+    page = scorer_client.get(start).content.decode()
+    assert "1&nbsp;Ivar, 2&nbsp;Greta, 3&nbsp;Gustav, 4&nbsp;Frida, 5&nbsp;Hanna" in page
     answer = scorer_client.post(
         reverse("scoring:game-start", args=[club.slug, "kille"]), start_form(table, people)
     )
