@@ -9,6 +9,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from club.models import Club, Member
+from ledger import services as ledger
 from ledger.models import Transaction
 
 
@@ -141,7 +142,9 @@ class Attendee(models.Model):
     @property
     def account_key(self) -> str:
         """Whose money: the member's account, or the guest's account for the evening."""
-        return f"member:{self.member_id}" if self.member_id else f"guest:{self.pk}"
+        if self.member_id:
+            return ledger.member_account_key(self.member_id)
+        return ledger.guest_account_key(self.pk)
 
 
 class Table(models.Model):

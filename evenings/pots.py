@@ -32,11 +32,13 @@ less its drive's prizes.
 
 from __future__ import annotations
 
+import bisect
+import inspect
 import re
 from collections import defaultdict
 from collections.abc import Sequence
 
-from django.db.models import Sum
+from django.db.models import Count, Q, Sum
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -44,7 +46,7 @@ from club.models import Club, User
 from engine import registry
 from evenings.models import Evening, Table
 from ledger import services as ledger
-from ledger.models import Account, Entry, Source, Transaction
+from ledger.models import Entry, Source, Transaction
 
 RULE = gettext_lazy(
     "The club's pot is shared equally among tonight's tables of the game that have not started "
@@ -53,22 +55,12 @@ RULE = gettext_lazy(
 
 # evening:<id>:split:<game>:<t1-t2-…> (the tables that share), evening:<id>:merge:<game>
 MOVE_REF = re.compile(r"evening:(\d+):(split|merge):(\w+)(?::([\d-]+))?")
+MOVE_REF_SQL = r"^evening:\d+:(split|merge):"  # the same, for the database's regex lookup
 VOIDED = "voided"  # scoring's GameStatus.VOIDED, spelled here: evenings never imports scoring
 
 
-class PotsError(Exception):
-    pass
-
-
 def is_pot_game(game_key: str) -> bool:
-    import inspect  # noqa: PLC0415 - only this one use
-
     return "pot_ore" in inspect.signature(registry.get(game_key).module.new_game).parameters
-
-
-def is_playing(table: Table) -> bool:
-    """Has a game (not voided) started at the table? Its pot is then in play."""
-    return table.games.exclude(status=VOIDED).exists()
 
 
 def share_ref(evening: Evening, game_key: str, tables: Sequence[int]) -> str:
@@ -104,11 +96,9 @@ def share_club_pot(
         return None
     club = evening.club
     club_pot = ledger.game_pot(club, game_key, create=False)
-    waiting = [
-        t
-        for t in evening.tables.filter(game_key=game_key).exclude(pk__in=[t.pk for t in new_tables])
-        if not is_playing(t)
-    ]
+    earlier = evening.tables.filter(game_key=game_key).exclude(pk__in=[t.pk for t in new_tables])
+    playing = Count("games", filter=~Q(games__status=VOIDED))
+    waiting = list(earlier.annotate(playing=playing).filter(playing=0))
     sharing = sorted([*waiting, *new_tables], key=lambda t: t.number)
     shares = tonights_shares(evening, game_key)
     back = {t.number: shares.get(t.number, 0) for t in waiting if shares.get(t.number, 0)}
@@ -154,9 +144,7 @@ def merge_table_pots(evening: Evening, game_key: str, by: User | None) -> Transa
 
 def _move_transactions(club: Club):
     return (
-        Transaction.objects.filter(
-            club=club, source=Source.EVENING, ref__regex=r"^evening:\d+:(split|merge):"
-        )
+        Transaction.objects.filter(club=club, source=Source.EVENING, ref__regex=MOVE_REF_SQL)
         .prefetch_related("entries__account")
         .order_by("pk")
     )
@@ -168,7 +156,7 @@ def pot_moves(club: Club) -> dict[str, int]:
         Entry.objects.filter(
             transaction__club=club,
             transaction__source=Source.EVENING,
-            transaction__ref__regex=r"^evening:\d+:(split|merge):",
+            transaction__ref__regex=MOVE_REF_SQL,
         )
         .values_list("account__key")
         .annotate(s=Sum("amount_ore"))
@@ -179,21 +167,20 @@ def pot_moves(club: Club) -> dict[str, int]:
 
 def check_pot_moves(club: Club) -> list[str]:
     """Every re-share and merge of the club's evenings against the rule, in words."""
-    moves = list(_move_transactions(club))
+    moves = [(tx, MOVE_REF.fullmatch(tx.ref)) for tx in _move_transactions(club)]
     if not moves:
         return _check_prize_pools(club)
-    keys = {entry.account.key for tx in moves for entry in tx.entries.all()}
+    keys = {entry.account.key for tx, _match in moves for entry in tx.entries.all()}
     history = _balances_by_transaction(club, keys)
     evenings = Evening.objects.filter(club=club).in_bulk(
-        {int(MOVE_REF.match(tx.ref)[1]) for tx in moves if MOVE_REF.match(tx.ref)}
+        {int(match[1]) for _tx, match in moves if match}
     )
     tables = defaultdict(list)
     for table in Table.objects.filter(evening__in=evenings.values()).prefetch_related("games"):
         tables[(table.evening_id, table.game_key)].append(table)
     problems: list[str] = []
     shares: dict[tuple[int, str], dict[int, int]] = defaultdict(dict)
-    for tx in moves:
-        match = MOVE_REF.fullmatch(tx.ref)
+    for tx, match in moves:
         if match is None or int(match[1]) not in evenings:
             problems.append(f"transaction {tx.pk} ({tx.ref}): a pot move of no evening")
             continue
@@ -225,10 +212,23 @@ def _legs(tx: Transaction) -> dict[str, int]:
     return dict(legs)
 
 
-def _balances_by_transaction(club: Club, keys: set[str]) -> dict[str, list[tuple[int, int]]]:
-    """Per account key: (transaction id, balance after it), in order."""
+class History:
+    """An account's balance after each transaction that touched it, in order."""
+
+    def __init__(self) -> None:
+        self.tx_ids: list[int] = []
+        self.balances: list[int] = []
+
+    def after(self, tx_id: int) -> int:
+        """The balance once transaction ``tx_id`` was posted (0 before the first)."""
+        at = bisect.bisect_right(self.tx_ids, tx_id)
+        return self.balances[at - 1] if at else 0
+
+
+def _balances_by_transaction(club: Club, keys: set[str]) -> dict[str, History]:
+    """Per account key: its balance after each of its transactions."""
     running: dict[str, int] = defaultdict(int)
-    history: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    history: dict[str, History] = defaultdict(History)
     rows = (
         Entry.objects.filter(account__club=club, account__key__in=keys)
         .values_list("account__key", "transaction_id")
@@ -237,17 +237,13 @@ def _balances_by_transaction(club: Club, keys: set[str]) -> dict[str, list[tuple
     )
     for key, tx_id, amount in rows:
         running[key] += amount
-        history[key].append((tx_id, running[key]))
+        history[key].tx_ids.append(tx_id)
+        history[key].balances.append(running[key])
     return history
 
 
-def _after(history: dict[str, list[tuple[int, int]]], key: str, tx_id: int) -> int:
-    balance = 0
-    for seen, value in history.get(key, []):
-        if seen > tx_id:
-            break
-        balance = value
-    return balance
+def _after(history: dict[str, History], key: str, tx_id: int) -> int:
+    return history[key].after(tx_id) if key in history else 0
 
 
 def _check_share(label, tx, game_key, covered, at_evening, legs, history, shares) -> list[str]:
@@ -299,18 +295,14 @@ def _check_merge(label, tx, game_key, at_evening, legs, history) -> list[str]:
 
 def _check_prize_pools(club: Club) -> list[str]:
     """A prize pool holds its evening's entry fees less its drive's prizes, nothing else."""
+    entries = Entry.objects.filter(account__club=club, account__key__startswith="prizes:")
     problems = []
-    pools = Account.objects.filter(club=club, key__startswith="prizes:")
-    for pool in pools:
-        evening_id = pool.key.partition(":")[2]
-        own = f"evening:{evening_id}:"
-        foreign = (
-            Entry.objects.filter(account=pool)
-            .exclude(transaction__ref__regex=rf"^{own}(fee:\d+|drive:\d+:prizes)$")
-            .values_list("transaction_id", flat=True)
-        )
-        problems += [
-            f"{pool.key}: transaction {tx_id} is neither a fee nor the prizes of its evening"
-            for tx_id in foreign
-        ]
+    for key, tx_id, ref in entries.values_list(
+        "account__key", "transaction_id", "transaction__ref"
+    ):
+        own = re.escape(f"evening:{key.partition(':')[2]}:")
+        if not re.fullmatch(rf"{own}(fee:\d+|drive:\d+:prizes)", ref):
+            problems.append(
+                f"{key}: transaction {tx_id} is neither a fee nor the prizes of its evening"
+            )
     return problems

@@ -23,7 +23,7 @@ from ledger import services as ledger
 from ledger.models import Account
 from scoring.models import Game
 from tests.browser.conftest import assert_fits_the_phone, hold_polls, log_in
-from tests.evenings.test_whole_evening import KR, MEMBERS, seed_club_pot
+from tests.evenings.test_whole_evening import KR, MEMBERS, TONIGHT, seed_club_pot
 from tests.factories import PASSWORD, make_member
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -31,19 +31,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 HOST = "Vera Värdsson"
 TABLE_ONE = ["Anna", "Bertil", "Cecilia"]
 TABLE_TWO = ["Ivar", "Greta", "Gustav", "Frida", "Hanna"]
-# Tonight's result, fee included, in the summary's order (tests/evenings/test_whole_evening.py).
-RESULT = {
-    "Gustav": -2,
-    "Bertil": -6,
-    "David": -10,
-    "Erik": -10,
-    "Anna": -11,
-    "Cecilia": -11,
-    "Frida": -12,
-    "Greta": -12,
-    "Hanna": -12,
-    "Ivar": -12,
-}
+RESULT = TONIGHT  # tonight's result, fee included, in the summary's order
 
 
 def kr(amount: int) -> str:

@@ -36,7 +36,6 @@ guest, come. Kille stakes: base 2 kr (never needed: the pots are not empty), sma
 
 from __future__ import annotations
 
-import uuid
 from datetime import date
 
 import pytest
@@ -49,11 +48,25 @@ from ledger import services as ledger
 from ledger.models import Account
 from ledger.payments import record_settlement
 from scoring import games, recording
+from tests.evenings.test_evenings import tap
 from tests.factories import make_member
 
 THURSDAY, NEXT_THURSDAY = date(2026, 11, 19), date(2026, 11, 26)
 KR = 100
 MEMBERS = ["Anna", "Bertil", "Cecilia", "David", "Erik", "Frida", "Gustav", "Hanna", "Ivar"]
+# Step 7: tonight's result in kronor, fee included, in the ranking's order.
+TONIGHT = {
+    "Gustav": -2,
+    "Bertil": -6,
+    "David": -10,
+    "Erik": -10,
+    "Anna": -11,
+    "Cecilia": -11,
+    "Frida": -12,
+    "Greta": -12,
+    "Hanna": -12,
+    "Ivar": -12,
+}
 
 
 def balance(club, key):
@@ -64,18 +77,6 @@ def balance(club, key):
 def assert_books_agree(club):
     """What ``manage.py check_ledger`` asks, after each step."""
     assert ledger.verify_books(club) == []
-
-
-def tap(game, event_type, **payload):
-    game.refresh_from_db()
-    recording.append_event(
-        game,
-        event_type,
-        payload,
-        expected_seq=game.seq,
-        idempotency_key=uuid.uuid4().hex,
-        by=None,
-    )
 
 
 def start_at(table):
@@ -182,18 +183,7 @@ def test_a_whole_club_evening_adds_up_at_every_step(
     assert_books_agree(club)
 
     # 7. Tonight's result and ranking.
-    result = {
-        "Gustav": -2,
-        "Bertil": -6,
-        "David": -10,
-        "Erik": -10,
-        "Anna": -11,
-        "Cecilia": -11,
-        "Frida": -12,
-        "Greta": -12,
-        "Hanna": -12,
-        "Ivar": -12,
-    }
+    result = TONIGHT
     played = {name: 0 if name in ("David", "Erik") else 1 for name in result}
     expected = [(name, played[name], result[name] * KR) for name in result]
     nights = evenings.summary(evening)
