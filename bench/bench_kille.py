@@ -7,6 +7,8 @@
 - The snapshot of the evening's last state (``dataclasses.asdict`` + JSON), which every recorded
   event stores.
 - ``settle_showing`` throughput (the calculator).
+
+Quick mode (``PROTOKOLL_BENCH_QUICK=1``, bench/_quick.py): 20 deals, 3 replays, 2,000 showings.
 """
 
 from __future__ import annotations
@@ -21,12 +23,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from _quick import sized  # noqa: E402
+
 from engine import kille as k  # noqa: E402
 from engine.cards import KILLE_DECK  # noqa: E402
 
 PLAYERS = ("s0", "s1", "s2", "s3", "s4")
-DEALS = 300
-REPLAYS = 30
+DEALS = sized(300, quick=20)
+REPLAYS = sized(30, quick=3)
 
 
 def record_evening(rng: random.Random) -> list[dict]:
@@ -49,11 +53,8 @@ def record_evening(rng: random.Random) -> list[dict]:
             phase = state.phase
             if phase == "declare":
                 do({"type": "bud" if rng.random() < 0.4 else "knock", "player": state.to_act})
-            elif phase == "fold":
-                if state.may_fold and rng.random() < 0.6:
-                    do({"type": "fold", "player": state.may_fold[0]})
-                else:
-                    do({"type": "knock" if rng.random() < 0.8 else "bud", "player": state.forhand})
+            elif phase == "fold":  # once round the table, each in turn: stay or fold
+                do({"type": "fold" if rng.random() < 0.6 else "stay", "player": state.to_act})
             elif phase == "declare2":
                 do({"type": "knock" if rng.random() < 0.5 else "bud", "player": state.to_act})
             elif phase == "tricks" and enter_tricks:
@@ -116,7 +117,7 @@ for _ in range(REPLAYS):
 elapsed = (time.perf_counter() - start) * 1000 / REPLAYS
 print(f"snapshot of the last state (asdict + JSON)     {elapsed:8.2f} ms")
 
-N = 50_000
+N = sized(50_000, quick=2_000)
 showings = []
 for _ in range(N):
     cards = rng.sample(KILLE_DECK, 4)

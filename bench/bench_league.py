@@ -5,6 +5,9 @@ cribbage one-on-one, whist in partnerships): a full recompute of one season (tab
 head-to-head), of all ratings of one game kind and of the whole club; the standings, player
 and head-to-head pages' server time (median of 20) and query counts; and what one finished
 Kille game costs (``record_result`` + ``update_game``, median of 15), and one undone.
+
+Quick mode (``PROTOKOLL_BENCH_QUICK=1``, bench/_quick.py): 10 members, 100 games, and at most
+3 runs of each (``timed``).
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from unittest import mock
 from zoneinfo import ZoneInfo
 
 from _django import bench_database, report, timed
+from _quick import sized
 
 bench_database("protokoll_bench_league")
 
@@ -29,7 +33,7 @@ from league import services as league  # noqa: E402
 from league import tasks as league_tasks  # noqa: E402
 from league.models import GameResult, RatingPoint, Standing  # noqa: E402
 
-GAMES, MEMBERS = 20_000, 60
+GAMES, MEMBERS = sized(20_000, quick=100), sized(60, quick=10)
 rng = random.Random(7)
 zone = ZoneInfo("Europe/Stockholm")
 
@@ -113,9 +117,15 @@ def page(label: str, url: str, query: dict) -> None:
     report(label, timed(lambda: client.get(url, query), 20), f"queries={len(queries)}")
 
 
-page("standings page (kille, 60 rows)", reverse("league:standings", args=[club.slug]), params)
+page(
+    f"standings page (kille, {MEMBERS} rows)", reverse("league:standings", args=[club.slug]), params
+)
 page("player page", reverse("league:player", args=[club.slug, members[5].pk]), {"game": "kille"})
-page("head-to-head matrix (kille, 60 × 60)", reverse("league:h2h", args=[club.slug]), params)
+page(
+    f"head-to-head matrix (kille, {MEMBERS} × {MEMBERS})",
+    reverse("league:h2h", args=[club.slug]),
+    params,
+)
 
 # What one finished game costs: its results recorded, then its ratings and season table
 # brought up to date. Without a broker the update runs on commit inside record_result; here it

@@ -15,6 +15,9 @@ Entries are bulk-inserted with SQL (generate_series) to build the data in second
 order as a club's books grow (500,000 two-entry transactions over 600 days; every fifth one is
 the first member's); the cached balances are then set from the entries' sums, exactly as
 post() would have left them.
+
+Quick mode (``PROTOKOLL_BENCH_QUICK=1``, bench/_quick.py): 20 members, 2,000 entries (200 of
+them the first member's), and at most 3 runs of each (``timed``).
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from __future__ import annotations
 import datetime as dt
 
 from _django import bench_database, report, timed
+from _quick import sized
 
 bench_database("protokoll_bench_ledger")
 
@@ -34,7 +38,8 @@ from club.models import Club, Role, User  # noqa: E402
 from ledger import services as ledger  # noqa: E402
 from ledger.models import Account, Entry, Transaction  # noqa: E402
 
-MEMBERS, ENTRIES, BIG_ACCOUNT_ENTRIES = 200, 1_000_000, 100_000
+MEMBERS = sized(200, quick=20)
+ENTRIES, BIG_ACCOUNT_ENTRIES = sized((1_000_000, 100_000), quick=(2_000, 200))
 
 club = Club.objects.create(name="Benchklubben", slug="bench")
 user = User.objects.create_user("kassor", password="bench-password-1")

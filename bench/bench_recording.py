@@ -10,6 +10,9 @@ The pad (``GET``, server time in the test client, and its SQL queries): a cribba
 events, and a Kille evening at a five-player table of 100 events played with random legal
 choices — as a phone opens it (the page) and as htmx swaps it (the partial); after a cold cache
 (the game replayed); and in a process one event behind (another worker recorded the last event).
+
+Quick mode (``PROTOKOLL_BENCH_QUICK=1``, bench/_quick.py): games of 10 and 20 events, and at
+most 3 runs of each (``timed``).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import itertools
 import random
 
 from _django import bench_database, report, timed
+from _quick import sized
 
 bench_database("protokoll_bench_recording")
 
@@ -66,7 +70,7 @@ report("append_event (cribbage peg), warm state", timed(lambda: peg_once(game), 
 
 
 cold_game = new_game()
-for _ in range(150):
+for _ in range(sized(150, quick=10)):
     peg_once(cold_game)
 
 
@@ -120,7 +124,7 @@ report("GET poll that finds nothing new (204, server time)", timed(poll_once, 10
 
 pad_url = reverse("scoring:game-detail", args=[club.slug, http_game.pk])
 report(
-    "GET pad (htmx), a cribbage game of 200 events",
+    f"GET pad (htmx), a cribbage game of {http_game.seq} events",
     timed(lambda: client.get(pad_url, HTTP_HX_REQUEST="true"), 200),
 )
 
@@ -148,7 +152,7 @@ kille = recording.start_game(
     club, "kille", kille_players, user, setup=games.start_setup(club, "kille")
 )
 rng = random.Random(100)
-while kille.seq < 100:
+while kille.seq < sized(100, quick=20):
     event_type, payload = kille_event(recording.current_state(kille)[0], rng)
     recording.append_event(
         kille,

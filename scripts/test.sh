@@ -8,6 +8,8 @@ scripts/setup.sh
 
 [ -x /usr/bin/chromium ] || apt_install chromium
 pg_url=$(scripts/ensure_postgres.sh)
+# tests/test_bench.py runs every benchmark in quick mode on this server, on both passes.
+export PROTOKOLL_BENCH_DATABASE_URL="$pg_url"
 
 say "ruff"
 .venv/bin/ruff check .
