@@ -282,6 +282,20 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A web request publishes a task in bounded time or not at all (core.tasks.publish logs and
+# drops it: the work is written down in the database and a sweep delivers it). Celery's
+# defaults retry a dead broker and result store for about 20 s, holding the scorer's tap.
+CELERY_TASK_PUBLISH_RETRY = False
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "socket_connect_timeout": 2,
+    "socket_timeout": 5,
+    "max_retries": 0,
+}
+CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {
+    "socket_connect_timeout": 2,
+    "socket_timeout": 5,
+    "retry_policy": {"max_retries": 0},
+}
 # Celery beat (production runs one): dues for the current period, daily in the small hours.
 # Charging is keyed per member and period, so a day missed is made up and a rerun is harmless.
 CELERY_BEAT_SCHEDULE = {
@@ -291,6 +305,11 @@ CELERY_BEAT_SCHEDULE = {
     },
     # Each club's audit head into the log (logger "protokoll.audit"): a copy outside the
     # database that a rewritten or shortened chain can be compared with (README).
+    # Whatever the league is still owed (a broker that was away when a game finished).
+    "deliver-owed-results": {
+        "task": "league.tasks.deliver_all_owed_task",
+        "schedule": crontab(minute="*"),
+    },
     "log-audit-heads": {
         "task": "ledger.tasks.log_audit_heads_task",
         "schedule": crontab(hour=4, minute=40),

@@ -3,7 +3,14 @@
 from django.contrib import admin
 
 from core.admin import ReadOnlyAdmin
-from league.models import GameResult, HeadToHead, LeagueProgress, RatingPoint, Standing
+from league.models import (
+    GameResult,
+    HeadToHead,
+    LeagueProgress,
+    OwedResult,
+    RatingPoint,
+    Standing,
+)
 
 
 @admin.register(GameResult)
@@ -34,4 +41,11 @@ class HeadToHeadAdmin(ReadOnlyAdmin):
 @admin.register(LeagueProgress)
 class LeagueProgressAdmin(ReadOnlyAdmin):
     list_display = ["club", "game_key", "through", "stale_from"]
+    list_select_related = ["club"]
+
+
+@admin.register(OwedResult)
+class OwedResultAdmin(ReadOnlyAdmin):
+    list_display = ["game_ref", "action", "owed_since", "delivered_at", "attempts", "last_error"]
+    list_filter = ["club", "action"]
     list_select_related = ["club"]

@@ -6,6 +6,7 @@ league became an app of its own (migrations ``league.0001``/``0002``).
 from __future__ import annotations
 
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from club.models import Club, Member, Season
@@ -160,3 +161,44 @@ class LeagueProgress(models.Model):
 
     def __str__(self) -> str:
         return f"{self.club} {self.game_key} through {self.through}"
+
+
+class OwedAction(models.TextChoices):
+    RECORD = "record", _("record the results")
+    REMOVE = "remove", _("remove the results")
+
+
+class OwedResult(models.Model):
+    """What the league owes a game: its results to record, or to take out (``league.owed``).
+
+    Written by the recording layer in the same database transaction as the event that finished,
+    undid or voided the game, so it cannot be lost with a broker that is away; one row per game,
+    which always says the latest thing owed. ``delivered_at`` is set when the league has done it;
+    a task delivers it at once, and the beat's sweep (and ``manage.py recompute_league``) deliver
+    whatever is still owed."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    game_ref = models.CharField(max_length=40, unique=True)
+    action = models.CharField(max_length=10, choices=OwedAction.choices)
+    # record: {"game_key", "finished_at" (ISO), "results": [PlayerResult.as_json()]}
+    payload = models.JSONField(default=dict, blank=True)
+    owed_since = models.DateTimeField(default=timezone.now)
+    delivered_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveIntegerField(default=0)
+    last_error = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["owed_since", "id"]
+        verbose_name = _("league result owed")
+        verbose_name_plural = _("league results owed")
+        indexes = [
+            models.Index(
+                fields=["owed_since"],
+                condition=models.Q(delivered_at__isnull=True),
+                name="league_owedresult_pending",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        state = "delivered" if self.delivered_at else "owed"
+        return f"{self.game_ref}: {self.action}, {state}"

@@ -53,6 +53,7 @@ from django.utils.translation import gettext as _
 
 from club.models import Club, Member, PlacementScheme, Season
 from club.seasons import current_season
+from core.tasks import enqueue_on_commit
 from engine import registry
 from league.models import GameResult, HeadToHead, LeagueProgress, RatingPoint, Standing
 
@@ -177,7 +178,7 @@ def remove_results(game_ref: str) -> int:
 def _update_later(club_id: int, game_key: str, day: date | None = None) -> None:
     from league.tasks import update_game_task  # noqa: PLC0415 - the tasks import this module
 
-    update_game_task.delay_on_commit(club_id, game_key, day.isoformat() if day else None)
+    enqueue_on_commit(update_game_task, club_id, game_key, day.isoformat() if day else None)
 
 
 def _lock_progress(club_id: int, game_key: str) -> LeagueProgress:

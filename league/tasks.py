@@ -8,6 +8,10 @@ results replace what was recorded for it, and the updates rebuild what they touc
 - ``remove_results_task``: a game undone from its finish, or voided.
 - ``update_game_task`` / ``recompute_club_task``: bring one game kind, or the whole club, up to
   date.
+- ``deliver_owed_task`` / ``deliver_all_owed_task``: what the recording layer wrote down as owed
+  (``league.owed``): the results of a finished game, or their removal. Scoring no longer sends
+  results through ``record_result_task``; it stays for callers that have no transaction to
+  write into.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from datetime import datetime
 from celery import shared_task
 
 from club.models import Club
-from league import services
+from league import owed, services
 
 
 @shared_task
@@ -48,3 +52,15 @@ def update_game_task(club_id: int, game_key: str, day: str | None = None) -> int
 @shared_task
 def recompute_club_task(club_id: int) -> None:
     services.recompute_club(Club.objects.get(pk=club_id))
+
+
+@shared_task
+def deliver_owed_task(game_ref: str) -> bool:
+    """The league's results owed for one game (``league.owed``), once."""
+    return owed.deliver(game_ref)
+
+
+@shared_task
+def deliver_all_owed_task() -> list[int]:
+    """The beat's sweep: everything still owed, e.g. after the broker was away."""
+    return list(owed.deliver_all())

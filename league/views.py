@@ -25,6 +25,7 @@ from club.access import club_view
 from club.models import Club, Member, Role, Season
 from club.seasons import current_season
 from core import inputs
+from core.tasks import enqueue_on_commit
 from league import services
 from league.charts import line_chart
 from league.forms import LeagueSettingsForm, SeasonForm
@@ -241,7 +242,7 @@ def settings_page(request: HttpRequest) -> HttpResponse:
                 saved = False
         if saved:
             # Points, seasons and thresholds change every table: rebuild them.
-            recompute_club_task.delay_on_commit(club.pk)
+            enqueue_on_commit(recompute_club_task, club.pk)
             messages.success(request, _("Saved; the league tables are being recomputed."))
             return redirect("league:settings", club_slug=club.slug)
     seasons = Season.objects.filter(club=club)

@@ -36,11 +36,13 @@ from collections import defaultdict
 from collections.abc import Iterable
 
 from django.core.exceptions import ValidationError
-from django.db.models import Prefetch, Sum
+from django.db.models import Count, Prefetch, Sum
 
 from club.models import Club
 from engine.errors import EngineError
 from evenings import pots
+from league import owed as league_owed
+from league.models import GameResult
 from ledger import services as ledger
 from ledger.models import Account, AccountKind, AuditRecord, Entry
 from scoring import recording
@@ -203,4 +205,42 @@ def check_game_events(club: Club) -> list[str]:
             problems.append(
                 f"game {data.get('game')} was voided (record {seq}) but is {status} now"
             )
+    return problems
+
+
+def check_game_results(club: Club) -> list[str]:
+    """The league against the games: every finished game has a result per seat (or the league
+    still owes them, ``league.owed``), and an open or voided game has none (or their removal is
+    owed). Results of a game the club does not have are named too. Three queries per club."""
+    owed = league_owed.owed_refs(club)
+    seats: dict[str, int] = defaultdict(int)
+    statuses: dict[str, str] = {}
+    for game_id, status, position in Game.objects.filter(club=club).values_list(
+        "pk", "status", "seats__position"
+    ):
+        statuses[f"game:{game_id}"] = status
+        seats[f"game:{game_id}"] += position is not None
+    held = dict(
+        GameResult.objects.filter(club=club, game_ref__startswith=_GAME_REF)
+        .values_list("game_ref")
+        .annotate(n=Count("pk"))
+        .order_by()
+    )
+    problems = []
+    for ref, status in sorted(statuses.items(), key=lambda item: int(item[0][5:])):
+        if ref in owed:
+            continue
+        results = held.pop(ref, 0)
+        if status == GameStatus.FINISHED and results != seats[ref]:
+            problems.append(
+                f"{ref} is finished with {seats[ref]} players, the league holds {results} "
+                "results and owes none"
+            )
+        elif status != GameStatus.FINISHED and results:
+            problems.append(f"{ref} is {status}, yet the league holds {results} results for it")
+    problems += [
+        f"{ref}: the league holds {n} results of a game the club does not have"
+        for ref, n in sorted(held.items())
+        if ref not in owed
+    ]
     return problems

@@ -12,8 +12,9 @@ Appending an event is one database transaction:
    (idempotent by the key ``game:<id>:event:<seq>``) and seal the event in the club's audit
    chain (``ledger.services.append_audit``; undo and void are sealed too, ``scoring.audit``
    checks the events against their records);
-6. when the game finishes, send its results to the league (``league.tasks.record_result_task``,
-   enqueued on commit).
+6. when the game finishes, write down that the league owes its results (``league.owed``, in
+   this same transaction; an undo from the finish or a void owes their removal): a task
+   delivers them after the commit, and a sweep does if the broker was away.
 
 Undo appends an ``undo`` event that cancels the last effective event: the state is replayed
 without it and its money is reversed. Voiding (admin) reverses all of a game's money. These two
@@ -53,8 +54,8 @@ from engine.base import net_by_account
 from engine.errors import EngineError
 from evenings import services as evenings
 from evenings.models import Table
+from league import owed as league_owed
 from league import services as league
-from league import tasks as league_tasks
 from ledger import services as ledger
 from ledger.models import Account, AccountKind, AuditRecord, Source
 from scoring import games
@@ -441,7 +442,7 @@ def _store(
     elif not state.finished and was_finished:
         game.status = GameStatus.OPEN
         game.finished_at = None
-        league_tasks.remove_results_task.delay_on_commit(game.ref)
+        league_owed.owe_removal(game.club, game.ref)
     game.save(update_fields=["seq", "snapshot", "status", "finished_at"])
     # Cached only once committed: a rolled-back append must not leave a state under a seq
     # that a later event will take.
@@ -470,9 +471,7 @@ def _send_result(game: Game) -> None:
         ).as_json()
         for s in snapshot.get("standings", [])
     ]
-    league_tasks.record_result_task.delay_on_commit(
-        game.club_id, game.ref, game.game_key, game.finished_at.isoformat(), results
-    )
+    league_owed.owe_results(game.club, game.ref, game.game_key, game.finished_at, results)
 
 
 # --- money ---------------------------------------------------------------------------------
@@ -624,5 +623,5 @@ def void_game(game: Game, reason: str, by: User | None) -> Game:
         subject=game.ref,
         data={"game": game.pk, "reason": reason},
     )
-    league_tasks.remove_results_task.delay_on_commit(game.ref)
+    league_owed.owe_removal(game.club, game.ref)
     return game

@@ -1,11 +1,15 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from club.models import Club
+from league import owed
 from league import services as league
 
 
 class Command(BaseCommand):
-    help = "Recompute every league table and rating from the recorded results (idempotent)."
+    help = (
+        "Deliver the results the league still owes (league.owed), then recompute every league "
+        "table and rating from the recorded results (idempotent)."
+    )
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("--club", help="only the club with this short name")
@@ -17,5 +21,10 @@ class Command(BaseCommand):
             if not clubs.exists():
                 raise CommandError(f"no club {club!r}")
         for each in clubs:
+            delivered, failed = owed.deliver_all(each)
+            if delivered or failed:
+                self.stdout.write(
+                    f"{each.slug}: {delivered} owed result(s) delivered, {failed} failed"
+                )
             league.recompute_club(each)
             self.stdout.write(f"{each.slug}: recomputed")
