@@ -46,9 +46,10 @@ def set_roles(member: Member, roles: Iterable[str]) -> None:
     wanted = {Role(r) for r in roles} | {Role.MEMBER}
     Membership.objects.filter(member=member).exclude(role__in=wanted).delete()
     existing = set(Membership.objects.filter(member=member).values_list("role", flat=True))
-    Membership.objects.bulk_create(
-        Membership(member=member, role=role) for role in wanted if role not in existing
-    )
+    # One by one, not in bulk: each grant is saved with its signal, so the ledger seals the
+    # member's roles in the audit chain (ledger.ownership).
+    for role in sorted(wanted - existing):
+        Membership.objects.create(member=member, role=role)
     member._roles = None  # type: ignore[attr-defined]
 
 

@@ -7,7 +7,10 @@ class EveningsConfig(AppConfig):
     verbose_name = _("Club evenings")
 
     def ready(self) -> None:
-        from evenings import drives, memos, pots
+        from django.db.models.signals import post_save
+
+        from evenings import drives, memos, pots, services
+        from evenings.models import EveningOptions
         from league import services as league
         from ledger import services as ledger
 
@@ -19,3 +22,9 @@ class EveningsConfig(AppConfig):
 
         # The books' check replays the evenings' pot moves against their rule.
         ledger.register_check(pots.check_pot_moves)
+        # …and the options that decide where an evening's money goes: sealed as they are saved,
+        # checked against their seal.
+        post_save.connect(
+            services.seal_options, sender=EveningOptions, dispatch_uid="evenings-seal-options"
+        )
+        ledger.register_check(services.check_options_sealed)

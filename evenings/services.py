@@ -46,6 +46,7 @@ Design
 
 from __future__ import annotations
 
+import json
 import math
 import secrets
 from collections.abc import Sequence
@@ -73,8 +74,8 @@ from evenings.models import (
     TableSeat,
 )
 from league.models import GameResult
+from ledger import ownership, settle
 from ledger import services as ledger
-from ledger import settle
 from ledger.models import Account, AccountKind, Entry, Source, Transaction
 
 
@@ -85,6 +86,52 @@ class EveningError(ValidationError):
 def options_for(club: Club) -> EveningOptions:
     options, _created = EveningOptions.objects.get_or_create(club=club)
     return options
+
+
+def save_options(club: Club, by: User | None, **fields) -> EveningOptions:
+    """Change the club's evening options (fee, what the fee is, the pot policy, prize shares).
+    They decide where money goes: every save is sealed in the audit chain, in its transaction
+    (``seal_options``, a ``post_save`` receiver), and ``check_options_sealed`` compares."""
+    with transaction.atomic():
+        options = options_for(club)
+        for name, value in fields.items():
+            setattr(options, name, value)
+        options.save()
+    return options
+
+
+OPTIONS_SUBJECT = "evening_options"
+
+
+def options_state(options: EveningOptions) -> dict:
+    return {
+        "fee_ore": options.fee_ore,
+        "fee_kind": options.fee_kind,
+        "pot_policy": options.pot_policy,
+        "prize_percents": options.prize_percents,
+    }
+
+
+def seal_options(sender, instance: EveningOptions, raw: bool = False, **kwargs) -> None:
+    if not raw:
+        ownership.seal(instance.club, OPTIONS_SUBJECT, options_state(instance))
+
+
+def check_options_sealed(club: Club) -> list[str]:
+    """The club's evening options against their newest seal (a book check)."""
+    options = EveningOptions.objects.filter(club=club).first()
+    sealed = ownership.latest_seals(club, OPTIONS_SUBJECT).get(OPTIONS_SUBJECT)
+    if options is None:
+        return [] if sealed is None else ["the evening options are gone, their seal is not"]
+    if sealed is None:
+        return ["the evening options have no sealed record: they were set behind the app's back"]
+    now = json.loads(json.dumps(options_state(options)))
+    fields = ledger.changed_fields(sealed, now)
+    return (
+        [f"the evening options changed behind the app's back ({', '.join(fields)})"]
+        if fields
+        else []
+    )
 
 
 # --- opening and checking in -------------------------------------------------------------------

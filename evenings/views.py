@@ -25,7 +25,7 @@ from evenings.forms import (
     OptionsForm,
     TableForm,
 )
-from evenings.models import Evening, EveningOptions
+from evenings.models import Evening
 from ledger.settle_rows import payment_rows, record_paid
 
 
@@ -209,7 +209,9 @@ def evening_options(request: HttpRequest) -> HttpResponse:
     }
     form = OptionsForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
-        EveningOptions.objects.filter(pk=options.pk).update(
+        services.save_options(
+            request.club,
+            request.user,
             fee_ore=form.cleaned_data["fee"] or 0,
             fee_kind=form.cleaned_data["fee_kind"],
             pot_policy=form.cleaned_data["pot_policy"],

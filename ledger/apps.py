@@ -7,6 +7,9 @@ class LedgerConfig(AppConfig):
     verbose_name = _("Books")
 
     def ready(self) -> None:
-        from ledger import hooks
+        from ledger import hooks, ownership, services
 
         hooks.connect()
+        # Owners, roles and Swish numbers are sealed as they change, and checked.
+        ownership.connect()
+        services.register_check(ownership.check_ownership)

@@ -285,6 +285,8 @@ class AuditRecord(models.Model):
         CLOSE = "close", _("closing")
         EVENT = "event", _("game event")
         VOID = "void", _("voided game")
+        # Who owns what and who may do what, as it is now (``ledger.ownership``).
+        SEAL = "seal", _("sealed state")
 
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="audit_records")
     seq = models.PositiveIntegerField()
@@ -310,6 +312,14 @@ class AuditRecord(models.Model):
         verbose_name_plural = _("audit records")
         constraints = [
             models.UniqueConstraint(fields=["club", "seq"], name="club_auditrecord_unique_seq"),
+        ]
+        indexes = [
+            # The newest sealed state of one subject (ledger.ownership.seal).
+            models.Index(
+                fields=["club", "subject", "seq"],
+                condition=models.Q(action="seal"),
+                name="ledger_audit_seal_subject",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -32,6 +32,7 @@ the app's back, or a game voided or un-voided in the database, shows. Three quer
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Iterable
 
@@ -49,6 +50,7 @@ from scoring import recording
 from scoring.models import Event, Game, GameStatus
 
 _GAME_REF = "game:"
+_GAME_ID_REF = re.compile(r"game:\d+")
 
 
 def check_game_money(club: Club) -> list[str]:
@@ -241,6 +243,6 @@ def check_game_results(club: Club) -> list[str]:
     problems += [
         f"{ref}: the league holds {n} results of a game the club does not have"
         for ref, n in sorted(held.items())
-        if ref not in owed
+        if ref not in owed and _GAME_ID_REF.fullmatch(ref)  # the refs scoring writes
     ]
     return problems

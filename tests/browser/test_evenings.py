@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 from club.demo import DEMO_MEMBERS, DEMO_PASSWORD, DEMO_USERNAME, load_demo
 from club.models import Member
 from evenings import services as evenings
-from evenings.models import Evening, EveningOptions, Table
+from evenings.models import Evening, Table
 from ledger.models import Transaction
 from scoring.models import Game
 from tests.browser.conftest import assert_fits_the_phone, hold_polls, log_in
@@ -201,7 +201,7 @@ def test_the_host_checks_in_nine_members_and_a_guest_with_ten_ticks_and_one_save
 ):
     club = load_demo()
     evenings.options_for(club)
-    EveningOptions.objects.filter(club=club).update(fee_ore=2000)
+    evenings.save_options(club, None, fee_ore=2000)
     # Greta came as a guest last time: tonight she is a regular, a tick away.
     earlier = evenings.open_evening(club, None, date=date(2020, 1, 1))
     evenings.check_in(earlier, None, guest_name="Greta Gäst")

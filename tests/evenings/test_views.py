@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 
 from evenings import services as evenings
-from evenings.models import Attendee, EveningOptions, Table
+from evenings.models import Attendee, Table
 from ledger import services as ledger
 from ledger.models import Account, AccountKind, Source, Transaction
 from scoring.models import Game
@@ -32,7 +32,7 @@ def url(name, club, *args):
 
 
 def test_a_member_checks_himself_in_once(club, evening, member_client, member):
-    EveningOptions.objects.filter(club=club).update(fee_ore=1500)
+    evenings.save_options(club, None, fee_ore=1500)
     evening.fee_ore = 1500
     evening.save()
     page = member_client.get(url("detail", club, evening.pk))
@@ -72,7 +72,7 @@ def earlier_guests(club, *names_by_evening):
 
 
 def test_the_host_checks_in_everyone_at_once(club, evening, scorer_client, players):
-    EveningOptions.objects.filter(club=club).update(fee_ore=2000)
+    evenings.save_options(club, None, fee_ore=2000)
     evening.fee_ore = 2000
     evening.save()
     earlier_guests(club, ["Greta", "Olle"], ["Greta"])

@@ -476,6 +476,7 @@ def test_the_check_ledger_command_passes_clean_books_and_fails_edited_ones(club,
         call_command("check_ledger", club=club.slug, stdout=StringIO(), stderr=StringIO())
 
 
+@pytest.mark.books_tampered
 def test_check_ledger_runs_the_checks_other_apps_register(club, books, monkeypatch):
     from io import StringIO
 

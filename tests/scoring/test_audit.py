@@ -323,6 +323,7 @@ def test_the_newest_event_deleted_with_its_record_is_caught_by_the_saved_head(cl
     assert f"{later}: the expected head is not in the audit trail" in err.getvalue()
 
 
+@pytest.mark.books_tampered
 def test_an_event_added_behind_the_apps_back_shows(club, game):
     Event.objects.create(
         game=game, seq=1, type="score", payload={"player": "s0", "points": 1}, idempotency_key="x"
