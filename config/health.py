@@ -1,5 +1,14 @@
-"""``/healthz``: reachability of the database and the Celery broker, for a load balancer or
-an uptime check (200 when both answer, else 503)."""
+"""``/healthz``: reachability of the database, the cache and the Celery broker, for a load
+balancer or an uptime check. Each part says "ok" or the error's name, ``down`` lists the parts
+that do not answer, and ``ok`` is true when none is down.
+
+503 only when the database is down: without it nothing works, and a load balancer should take
+this instance out. The cache and the broker are reported but answer 200, because the app keeps
+serving without them — sessions read through to the database (``config.sessions``), tasks are
+written down and delivered by a sweep when the broker is back (``core.tasks``, ``league.owed``).
+They are shared by every instance, so a 503 for either would take the whole site out of the
+load balancer for an outage the site survives; an uptime check alerts on ``down`` instead.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +16,8 @@ from django.conf import settings
 from django.db import connection
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.http import require_safe
+
+from config import cache
 
 
 def database_status() -> str:
@@ -33,16 +44,16 @@ def broker_status() -> str:
 
 
 def report() -> dict:
-    database = database_status()
-    broker = broker_status()
-    return {
-        "ok": database == "ok" and broker in ("ok", "eager"),
-        "database": database,
-        "broker": broker,
+    parts = {
+        "database": database_status(),
+        "cache": cache.status(),
+        "broker": broker_status(),
     }
+    down = [name for name, status in parts.items() if status not in ("ok", "eager")]
+    return {"ok": not down, **parts, "down": down}
 
 
 @require_safe
 def healthz(request: HttpRequest) -> JsonResponse:
     result = report()
-    return JsonResponse(result, status=200 if result["ok"] else 503)
+    return JsonResponse(result, status=503 if "database" in result["down"] else 200)

@@ -16,6 +16,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
 
+from config.checks import DEVELOPMENT_AUDIT_KEY, DEVELOPMENT_SECRET_KEY, development_keys, refusal
 from config.env import env_bool, env_int, env_list, env_secret, env_str
 from engine.base import MAX_AMOUNT_ORE as ENGINE_MAX_AMOUNT_ORE
 
@@ -26,12 +27,14 @@ SECRET_KEY = env_str("SECRET_KEY") or ""
 if not SECRET_KEY:
     if not DEBUG:
         raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off")
-    SECRET_KEY = "django-insecure-protokoll-development-key-only-for-debug"  # noqa: S105
+    SECRET_KEY = DEVELOPMENT_SECRET_KEY
 # Seals the audit trail (ledger.services): an HMAC key kept out of the database and the repository,
 # so that someone who can write to the database cannot recompute the chain after an edit.
-AUDIT_KEY = env_secret(
-    "AUDIT_KEY", debug=DEBUG, development="protokoll-development-audit-key-only-for-debug"
-)
+AUDIT_KEY = env_secret("AUDIT_KEY", debug=DEBUG, development=DEVELOPMENT_AUDIT_KEY)
+# Both development values are public (this file): production refuses them (config.checks, whose
+# import also registers check --deploy's protokoll.E001 and E002).
+if not DEBUG and (_PUBLIC_KEYS := development_keys(SECRET_KEY, AUDIT_KEY)):
+    raise ImproperlyConfigured(refusal(_PUBLIC_KEYS))
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
@@ -156,11 +159,24 @@ SESSION_COOKIE_SECURE = not DEBUG
 # Sessions are read from the cache (written through to the database): the phones' live-sync
 # poll, every 2 s per phone, then costs no session query. With Redis as the cache in
 # production every worker shares them; the default per-process cache falls back to the row.
-SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+# A cache that is down costs the database read, not the session (config.sessions, issue 23 §3).
+SESSION_ENGINE = "config.sessions"
 CACHE_URL = env_str("CACHE_URL")
+_CACHE_TIMEOUT = env_int("CACHE_TIMEOUT_SECONDS", 1)
+if _CACHE_TIMEOUT < 1:
+    raise ImproperlyConfigured("CACHE_TIMEOUT_SECONDS must be 1 or more")
 CACHES = {
     "default": (
-        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
+        {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": CACHE_URL,
+            # A Redis that hangs (a cut network) must not hold a request: redis-py waits for
+            # ever by default. config.cache then leaves it alone for a few seconds.
+            "OPTIONS": {
+                "socket_connect_timeout": _CACHE_TIMEOUT,
+                "socket_timeout": _CACHE_TIMEOUT,
+            },
+        }
         if CACHE_URL
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     )
@@ -215,18 +231,25 @@ PERMISSIONS_POLICY: dict[str, list[str]] = {
 NO_STORE_ROUTES = ["invite-accept"]
 # Password guessing: django-axes counts failures per username *and* address, so one member's
 # typos (or a stranger's guesses at her name) never lock out another member, and a locked-out
-# member waits LOGIN_COOLOFF_MINUTES. Success resets the count; successful logins are not
-# logged (no one needs a record of when each member signed in).
+# member waits LOGIN_COOLOFF_MINUTES. Guesses spread over many usernames are counted per address
+# as well, with the higher LOGIN_IP_FAILURE_LIMIT (a club's wifi is one address for everyone):
+# config.throttle's handler. Success resets only that username's count at that address;
+# successful logins are not logged (no one needs a record of when each member signed in).
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
+AXES_HANDLER = "config.throttle.AxesHandler"
 AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5)
+LOGIN_IP_FAILURE_LIMIT = env_int("LOGIN_IP_FAILURE_LIMIT", 20)
 _COOLOFF_MINUTES = env_int("LOGIN_COOLOFF_MINUTES", 15)
 AXES_COOLOFF_TIME = timedelta(minutes=_COOLOFF_MINUTES)
-if AXES_FAILURE_LIMIT < 1 or _COOLOFF_MINUTES < 1:
-    raise ImproperlyConfigured("LOGIN_FAILURE_LIMIT and LOGIN_COOLOFF_MINUTES must be 1 or more")
-AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+if min(AXES_FAILURE_LIMIT, LOGIN_IP_FAILURE_LIMIT, _COOLOFF_MINUTES) < 1:
+    raise ImproperlyConfigured(
+        "LOGIN_FAILURE_LIMIT, LOGIN_IP_FAILURE_LIMIT and LOGIN_COOLOFF_MINUTES must be 1 or more"
+    )
+# The first group is the per-member count; the address alone is the second (config.throttle).
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
 AXES_RESET_ON_SUCCESS = True
 AXES_DISABLE_ACCESS_LOG = True
 AXES_VERBOSE = False  # no banner on every manage.py command; failures are still logged
@@ -239,7 +262,12 @@ AXES_CLIENT_IP_CALLABLE = "config.middleware.client_ip"
 # Mail (password reset links): printed to the console on a laptop, sent by SMTP in production
 # (check --deploy refuses the console there), or whatever EMAIL_BACKEND says. Django 6.1's
 # MAILERS; the EMAIL_* variables keep their familiar names. A mail that cannot be sent is
-# logged by the reset form, never a server error.
+# logged by the reset form, never a server error. Reset mails are limited per address and per
+# client per hour (config.passwords); the page answers the same either way.
+PASSWORD_RESET_MAILS_PER_ADDRESS = env_int("PASSWORD_RESET_MAILS_PER_ADDRESS", 3)
+PASSWORD_RESET_MAILS_PER_CLIENT = env_int("PASSWORD_RESET_MAILS_PER_CLIENT", 10)
+if min(PASSWORD_RESET_MAILS_PER_ADDRESS, PASSWORD_RESET_MAILS_PER_CLIENT) < 1:
+    raise ImproperlyConfigured("PASSWORD_RESET_MAILS_PER_* must be 1 or more")
 _EMAIL_BACKEND = env_str("EMAIL_BACKEND") or (
     "django.core.mail.backends.console.EmailBackend"
     if DEBUG

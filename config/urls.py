@@ -4,14 +4,15 @@ from django.urls import include, path, reverse_lazy
 
 from club import views as club_views
 from club import views_account
-from config import health, pwa
+from config import health, passwords, pwa
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("login/", auth_views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     # Your login: an e-mail address for a forgotten password, changing and resetting it
-    # (Django's views; templates in templates/registration/).
+    # (Django's views, the reset mails limited by config.passwords; templates in
+    # templates/registration/).
     path("account/", views_account.account, name="account"),
     path(
         "account/password/",
@@ -25,7 +26,7 @@ urlpatterns = [
     ),
     path(
         "password-reset/",
-        auth_views.PasswordResetView.as_view(
+        passwords.PasswordResetView.as_view(
             email_template_name="registration/password_reset_email.txt",
             subject_template_name="registration/password_reset_subject.txt",
             success_url=reverse_lazy("password-reset-sent"),

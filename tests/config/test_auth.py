@@ -331,7 +331,17 @@ def test_smtp_is_configured_from_the_environment(monkeypatch):
     assert (options["port"], options["use_tls"], options["use_ssl"]) == (465, False, True)
 
 
-@pytest.mark.parametrize("name", ["LOGIN_FAILURE_LIMIT", "LOGIN_COOLOFF_MINUTES"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "LOGIN_FAILURE_LIMIT",
+        "LOGIN_IP_FAILURE_LIMIT",
+        "LOGIN_COOLOFF_MINUTES",
+        "PASSWORD_RESET_MAILS_PER_ADDRESS",
+        "PASSWORD_RESET_MAILS_PER_CLIENT",
+        "CACHE_TIMEOUT_SECONDS",
+    ],
+)
 def test_a_throttle_of_zero_stops_the_app(monkeypatch, name):
     monkeypatch.setenv(name, "0")
     with pytest.raises(ImproperlyConfigured):
@@ -344,4 +354,5 @@ def test_the_throttle_defaults_are_five_tries_and_a_quarter_of_an_hour(monkeypat
     conf = runpy.run_path(str(SETTINGS_FILE))
     assert conf["AXES_FAILURE_LIMIT"] == 5
     assert conf["AXES_COOLOFF_TIME"] == timedelta(minutes=15)
-    assert conf["AXES_LOCKOUT_PARAMETERS"] == [["username", "ip_address"]]
+    assert conf["AXES_LOCKOUT_PARAMETERS"] == [["username", "ip_address"], "ip_address"]
+    assert conf["LOGIN_IP_FAILURE_LIMIT"] == 20
