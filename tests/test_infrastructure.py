@@ -80,11 +80,19 @@ def test_healthz_reports_database_and_broker(client, settings):
     settings.CELERY_TASK_ALWAYS_EAGER = True
     response = client.get(reverse("healthz"))
     assert response.status_code == 200
-    assert response.json() == {"ok": True, "database": "ok", "broker": "eager"}
+    assert response.json() == {
+        "ok": True,
+        "database": "ok",
+        "cache": "ok",
+        "broker": "eager",
+        "down": [],
+    }
 
 
 @pytest.mark.django_db
-def test_healthz_says_503_when_the_broker_is_unreachable(client, settings):
+def test_healthz_names_an_unreachable_broker_but_keeps_the_host_in_service(client, settings):
+    """The app survives a broker outage (work owed is written down and swept later), and the
+    broker is shared by every host: 200, ``ok`` false, the broker named as down."""
     settings.CELERY_TASK_ALWAYS_EAGER = False
     settings.CELERY_BROKER_URL = "redis://127.0.0.1:1/0"
     from config.celery import app
@@ -94,8 +102,10 @@ def test_healthz_says_503_when_the_broker_is_unreachable(client, settings):
         response = client.get(reverse("healthz"))
     finally:
         app.conf.broker_url = "memory://"
-    assert response.status_code == 503
+    assert response.status_code == 200
     assert response.json()["broker"].startswith("error")
+    assert response.json()["ok"] is False
+    assert response.json()["down"] == ["broker"]
 
 
 def imports_of(path: Path) -> set[str]:
