@@ -32,3 +32,16 @@ def charge_dues_task(club_id: int) -> int:
 @shared_task
 def build_statement_task(job_id: int) -> str:
     return exports.build_season_statement(job_id).status
+
+
+@shared_task
+def backup_task() -> dict[str, object]:
+    """Nightly (CELERY_BEAT_SCHEDULE) when BACKUP_DIR is set: a backup of the whole database,
+    the newest BACKUP_KEEP kept (ledger.backups). Twice is harmless: a second file, pruned."""
+    from ledger import backups
+
+    if not backups.setting_dir():
+        return {"skipped": "BACKUP_DIR is not set"}
+    made = backups.backup()
+    backups.log.info("backup %s: %d bytes in %.1f s", made.path, made.size, made.seconds)
+    return {"path": str(made.path), "bytes": made.size, "removed": len(made.removed)}
