@@ -297,6 +297,12 @@ MAX_AMOUNT_ORE = env_int("MAX_AMOUNT_ORE", ENGINE_MAX_AMOUNT_ORE)
 if not 1 <= MAX_AMOUNT_ORE <= ENGINE_MAX_AMOUNT_ORE:
     raise ImproperlyConfigured(f"MAX_AMOUNT_ORE must be from 1 to {ENGINE_MAX_AMOUNT_ORE} (öre)")
 
+# Backups (ledger.backups, README "Backups"): the nightly copy goes here; empty = none.
+BACKUP_DIR = env_str("BACKUP_DIR") or ""
+BACKUP_KEEP = env_int("BACKUP_KEEP", 14)
+if BACKUP_KEEP < 1:
+    raise ImproperlyConfigured("BACKUP_KEEP must be at least 1")
+
 # Celery: with no broker configured, tasks run eagerly in the web process.
 _BROKER = env_str("CELERY_BROKER_URL") or ""
 CELERY_TASK_ALWAYS_EAGER = not _BROKER
@@ -333,6 +339,11 @@ CELERY_BEAT_SCHEDULE = {
     },
     # Each club's audit head into the log (logger "protokoll.audit"): a copy outside the
     # database that a rewritten or shortened chain can be compared with (README).
+    # A backup of the whole database when BACKUP_DIR is set (the task skips otherwise).
+    "backup": {
+        "task": "ledger.tasks.backup_task",
+        "schedule": crontab(hour=3, minute=30),
+    },
     # Whatever the league is still owed (a broker that was away when a game finished).
     "deliver-owed-results": {
         "task": "league.tasks.deliver_all_owed_task",
