@@ -27,6 +27,25 @@ Season statements
     (a double tap, twenty taps, a second treasurer) while one is being built, or after one was
     built that the books have not changed since, is that job — one build, not twenty, which
     without a broker would each hold a web worker for the build's second.
+
+Jobs that die
+    Nothing is left ``running`` or ``pending`` for ever. The request queues the build with
+    ``core.tasks.enqueue_on_commit``, which never lets a broker error reach the treasurer: a job
+    the broker did not take stays ``pending`` and the beat's sweep (``sweep_jobs``, every
+    minute) queues it again once it has waited ``PENDING_GRACE``, until a worker takes it.
+    A build begins by claiming its job (``pending`` → ``running``, a conditional update that
+    must change one row), so a job queued twice is built once, and every later write of that
+    build is conditional on its claim (status and ``attempts``): a build that lost its job
+    writes nothing. The task acks late, is given back to the queue if its worker is lost, and
+    has a soft and a hard time limit (``SOFT_TIME_LIMIT``, ``TIME_LIMIT``); the soft one, or
+    any error, marks the job failed with a message in the job's language. ``updated_at`` is the
+    heartbeat, moved at each member: a ``running`` job whose heartbeat has stood still for
+    longer than the hard time limit (``STALE_AFTER``) has lost its worker, and the sweep
+    queues it once more (``MAX_ATTEMPTS`` builds in all), then marks it failed ("the worker
+    stopped"). The job page shows a failed job's message and a "Try again" button (its own
+    one-time key: a double tap makes one job), which asks for the same statement afresh. The
+    same statement asked for again never opens a failed or dead job; a ``pending`` one is
+    opened and queued again if it has waited longer than ``PENDING_GRACE``.
 """
 
 from __future__ import annotations
@@ -40,14 +59,17 @@ from dataclasses import dataclass
 from datetime import date as Date
 from datetime import timedelta
 
+from celery.exceptions import SoftTimeLimitExceeded
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import F, Q
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from club.models import Club, Member, Season, User
 from core.money import ore_to_decimal_text
+from core.tasks import enqueue_on_commit
 from ledger import services as ledger
 from ledger import statements
 from ledger.models import DEBIT_NORMAL_KINDS, Account, AccountKind, Entry, ExportJob, Transaction
@@ -207,6 +229,21 @@ def balances_csv(club: Club, language: str, at: Date | None = None) -> Iterator[
 # How long an identical request may be answered with an earlier job.
 REUSE_WINDOW = timedelta(minutes=10)
 
+# The build task's limits (seconds): a season of a big club builds in well under a minute.
+SOFT_TIME_LIMIT = 240
+TIME_LIMIT = 300
+# A job waiting this long was not queued (the broker was away) or its message was lost.
+PENDING_GRACE = timedelta(seconds=60)
+# A running job whose heartbeat stood still longer than the hard limit: no worker is on it.
+STALE_AFTER = timedelta(seconds=TIME_LIMIT + 60)
+# Builds started per job: the first, and once more if its worker was lost.
+MAX_ATTEMPTS = 2
+
+# What a failed job says, in the job's language (written with the job).
+TOO_SLOW = gettext_lazy("It took too long to make; try again later.")
+BROKEN = gettext_lazy("Something went wrong while it was being made.")
+WORKER_LOST = gettext_lazy("The work on it stopped before it was done.")
+
 
 FORMATS = ("html", "pdf")
 
@@ -233,35 +270,150 @@ def request_season_statement(
     by: User | None,
     language: str,
     file_format: str = "html",
+    key: str | None = None,
 ) -> tuple[ExportJob, bool]:
-    """The job for this statement and whether it is new (only then does the caller enqueue
-    ``ledger.tasks.build_statement_task``). An earlier job of the last ``REUSE_WINDOW`` with the
-    same parameters is reused while it waits or runs, or once done if no transaction has been
-    posted since it was asked for (its document is then what a new build would make); a
-    failed job never is."""
+    """The job for this statement and whether it is new; a new job is queued when the caller's
+    transaction commits (``ledger.tasks.build_statement_task``). An earlier job of the last
+    ``REUSE_WINDOW`` with the same parameters is reused while it waits or runs, or once done if
+    no transaction has been posted since it was asked for (its document is then what a new
+    build would make); a failed job never is, nor a running one whose worker is gone
+    (``STALE_AFTER``). A waiting job that was not taken within ``PENDING_GRACE`` is queued
+    again. ``key``: the "Try again" form's one-time key; the job made with it is the answer to
+    that key for good."""
     params = _statement_params(season, member, language, file_format)
     with transaction.atomic():
         # Identical requests arriving together take turns here, so they find one another.
         Club.objects.select_for_update().filter(pk=club.pk).first()
+        if key is not None:
+            keyed = ExportJob.objects.filter(club=club, key=key).defer("content").first()
+            if keyed is not None:
+                return keyed, False
+        now = timezone.now()
         recent = (
             ExportJob.objects.filter(
                 club=club,
                 kind=ExportJob.Kind.SEASON_STATEMENT,
-                created_at__gte=timezone.now() - REUSE_WINDOW,
+                created_at__gte=now - REUSE_WINDOW,
             )
             .exclude(status=ExportJob.Status.FAILED)
+            .exclude(status=ExportJob.Status.RUNNING, updated_at__lt=now - STALE_AFTER)
             .defer("content")
         )
         for job in recent:  # newest first; a handful at most
             if job.params == params and _still_current(job):
+                if job.status == ExportJob.Status.PENDING and job.updated_at < now - PENDING_GRACE:
+                    _queue_again(job, now)
                 return job, False
-        return start_season_statement(club, season, member, by, language, file_format), True
+        job = start_season_statement(club, season, member, by, language, file_format, key=key)
+        _queue(job.pk)
+        return job, True
 
 
 def _still_current(job: ExportJob) -> bool:
     if not job.is_finished:
         return True
     return not Transaction.objects.filter(club=job.club_id, created_at__gte=job.created_at).exists()
+
+
+def _queue(job_id: int) -> None:
+    from ledger.tasks import build_statement_task  # noqa: PLC0415 - ledger.tasks imports this module
+
+    enqueue_on_commit(build_statement_task, job_id)
+
+
+def _queue_again(job: ExportJob, now) -> bool:
+    """Queue a waiting job once more (a claim on its heartbeat: one sweep or request does)."""
+    claimed = ExportJob.objects.filter(
+        pk=job.pk, status=ExportJob.Status.PENDING, updated_at=job.updated_at
+    ).update(updated_at=now)
+    if claimed:
+        _queue(job.pk)
+    return bool(claimed)
+
+
+def retry_statement(job: ExportJob, by: User | None, key: str) -> ExportJob:
+    """The "Try again" of a failed job: the same statement asked for afresh (``key``: the
+    form's one-time key, so a double tap makes one job). A job that has not failed is left
+    as it is and returned."""
+    if job.status != ExportJob.Status.FAILED:
+        return job
+    params = job.params
+    season = Season.objects.get(pk=params["season"], club=job.club_id)
+    member = None
+    if params.get("member"):
+        member = Member.objects.for_club(job.club).get(pk=params["member"])
+    fresh, _new = request_season_statement(
+        job.club,
+        season,
+        member,
+        by,
+        csv_language(params.get("language")),
+        statement_format(params.get("format")),
+        key=key,
+    )
+    return fresh
+
+
+def sweep_jobs() -> dict[str, int]:
+    """The beat's sweep (every minute): waiting jobs not taken within ``PENDING_GRACE`` are
+    queued again; running jobs whose heartbeat stood still longer than ``STALE_AFTER`` are
+    queued once more, or failed after ``MAX_ATTEMPTS`` builds. Counts by what was done."""
+    now = timezone.now()
+    counts = {"queued": 0, "retried": 0, "failed": 0}
+    unfinished = ExportJob.objects.defer("content").order_by("updated_at", "id")
+    waiting = unfinished.filter(status=ExportJob.Status.PENDING, updated_at__lt=now - PENDING_GRACE)
+    for job in waiting:
+        counts["queued"] += _queue_again(job, now)
+    lost = unfinished.filter(status=ExportJob.Status.RUNNING, updated_at__lt=now - STALE_AFTER)
+    for job in lost:
+        if job.attempts < MAX_ATTEMPTS:
+            retried = (
+                _owned(job.pk, job.attempts)
+                .filter(updated_at=job.updated_at)
+                .update(status=ExportJob.Status.PENDING, done=0, updated_at=now)
+            )
+            if retried:
+                log.warning("export %s lost its worker; queued again", job.pk)
+                _queue(job.pk)
+                counts["retried"] += 1
+        elif _fail(job, job.attempts, WORKER_LOST):
+            log.warning("export %s lost its worker %s times; failed", job.pk, job.attempts)
+            counts["failed"] += 1
+    return counts
+
+
+def _owned(job_id: int, attempt: int):
+    """The job, as long as it is still the running build ``attempt``'s."""
+    return ExportJob.objects.filter(pk=job_id, status=ExportJob.Status.RUNNING, attempts=attempt)
+
+
+def _claim(job_id: int) -> int | None:
+    """Take a waiting job for this build: its attempt number, or None if it is not waiting
+    (taken by another build, done, failed: a message delivered twice does nothing)."""
+    with transaction.atomic():
+        claimed = ExportJob.objects.filter(pk=job_id, status=ExportJob.Status.PENDING).update(
+            status=ExportJob.Status.RUNNING,
+            attempts=F("attempts") + 1,
+            done=0,
+            total=0,
+            error="",
+            updated_at=timezone.now(),
+        )
+        if not claimed:
+            return None
+        return ExportJob.objects.values_list("attempts", flat=True).get(pk=job_id)
+
+
+def _fail(job: ExportJob, attempt: int, message) -> bool:
+    """Mark build ``attempt`` of the job failed with ``message`` in the job's language."""
+    with translation.override(csv_language(job.params.get("language"))):
+        error = str(message)
+    now = timezone.now()
+    return bool(
+        _owned(job.pk, attempt).update(
+            status=ExportJob.Status.FAILED, error=error[:300], finished_at=now, updated_at=now
+        )
+    )
 
 
 def start_season_statement(
@@ -271,8 +423,9 @@ def start_season_statement(
     by: User | None,
     language: str,
     file_format: str = "html",
+    key: str | None = None,
 ) -> ExportJob:
-    """Create the job; the caller enqueues ``ledger.tasks.build_statement_task`` on commit."""
+    """Create the job, waiting; ``request_season_statement`` queues it."""
     params = _statement_params(season, member, language, file_format)
     with translation.override(language):
         title = (
@@ -288,6 +441,7 @@ def start_season_statement(
         params=params,
         title=title,
         requested_by=by,
+        key=key,
     )
 
 
@@ -322,22 +476,24 @@ def _by_source(stmt: ledger.Statement, language: str) -> list[tuple[str, int]]:
 
 
 def build_season_statement(job_id: int) -> ExportJob:
-    """Render the job's document, recording progress after each member. Safe to run twice."""
+    """Claim the job and render its document, recording progress (the heartbeat) after each
+    member. A job that is not waiting is returned as it is. Safe to run twice."""
+    attempt = _claim(job_id)
     job = ExportJob.objects.select_related("club").get(pk=job_id)
+    if attempt is None:
+        return job
     params = job.params
     language = csv_language(params.get("language"))
     try:
         season = Season.objects.get(pk=params["season"], club=job.club)
         members = statement_members(job.club, season, params.get("member"))
-        ExportJob.objects.filter(pk=job.pk).update(
-            status=ExportJob.Status.RUNNING, done=0, total=len(members), error=""
-        )
+        _owned(job.pk, attempt).update(total=len(members), updated_at=timezone.now())
         done: list[MemberStatement] = []
         for index, member in enumerate(members, start=1):
             stmt = ledger.statement(ledger.member_account(member), season.start, season.end)
             lines = statements.statement_lines(stmt)
             done.append(MemberStatement(member, stmt, lines, _by_source(stmt, language)))
-            ExportJob.objects.filter(pk=job.pk).update(done=index)
+            _owned(job.pk, attempt).update(done=index, updated_at=timezone.now())
         with translation.override(language):
             content = render_to_string(
                 "ledger/export_statement_document.html",
@@ -352,15 +508,17 @@ def build_season_statement(job_id: int) -> ExportJob:
             )
         if statement_format(params.get("format")) == "pdf":
             content = base64.b64encode(html_to_pdf(content)).decode("ascii")
-    except Exception as error:
+    except SoftTimeLimitExceeded:
+        log.warning("export %s took longer than %s s", job.pk, SOFT_TIME_LIMIT)
+        _fail(job, attempt, TOO_SLOW)
+    except Exception:
         # The page must show that it failed, with or without a worker; the log has the rest.
         log.exception("export %s failed", job.pk)
-        ExportJob.objects.filter(pk=job.pk).update(
-            status=ExportJob.Status.FAILED, error=str(error)[:300], finished_at=timezone.now()
-        )
+        _fail(job, attempt, BROKEN)
     else:
-        ExportJob.objects.filter(pk=job.pk).update(
-            status=ExportJob.Status.DONE, content=content, finished_at=timezone.now()
+        now = timezone.now()
+        _owned(job.pk, attempt).update(
+            status=ExportJob.Status.DONE, content=content, finished_at=now, updated_at=now
         )
     job.refresh_from_db()
     return job

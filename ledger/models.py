@@ -356,7 +356,10 @@ class ExportJob(models.Model):
 
     The Celery task writes ``done``/``total`` as it goes, each in its own short transaction, so
     the page polling the job sees it move; ``content`` holds the finished printable HTML.
-    Running the task twice rebuilds the same document.
+    Running the task twice rebuilds the same document. ``updated_at`` is the heartbeat: touched
+    with every change of status and every step of progress, it tells the sweep
+    (``ledger.exports.sweep_jobs``) a job that was never queued or whose worker is gone;
+    ``attempts`` counts the builds started; ``key`` is the "Try again" form's one-time key.
     """
 
     class Kind(models.TextChoices):
@@ -383,7 +386,10 @@ class ExportJob(models.Model):
     content = models.TextField(blank=True)
     error = models.CharField(max_length=300, blank=True)
     created_at = models.DateTimeField(_("created"), default=timezone.now)
+    updated_at = models.DateTimeField(_("updated"), default=timezone.now)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(_("attempts"), default=0)
+    key = models.CharField(max_length=80, null=True, blank=True)  # noqa: DJ001 - NULL: no key, no uniqueness
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -393,8 +399,17 @@ class ExportJob(models.Model):
             models.CheckConstraint(
                 condition=models.Q(done__lte=models.F("total")), name="club_exportjob_done_le_total"
             ),
+            models.UniqueConstraint(fields=["club", "key"], name="ledger_exportjob_unique_key"),
         ]
-        indexes = [models.Index(fields=["club", "created_at"], name="club_export_club_created")]
+        indexes = [
+            models.Index(fields=["club", "created_at"], name="club_export_club_created"),
+            # The sweep's query, every minute: only the few unfinished jobs are indexed.
+            models.Index(
+                fields=["updated_at"],
+                condition=models.Q(status__in=["pending", "running"]),
+                name="ledger_export_unfinished",
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.title

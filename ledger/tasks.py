@@ -1,7 +1,7 @@
 """Celery tasks of the books: thin wrappers around service functions.
 
 Arguments are ids (JSON only); every task is safe to run twice: dues are keyed per member and
-period in the ledger, an export rebuilds its document.
+period in the ledger, an export is claimed by one build.
 """
 
 from __future__ import annotations
@@ -29,9 +29,23 @@ def charge_dues_task(club_id: int) -> int:
     return len(dues.charge_dues(Club.objects.get(pk=club_id)).charged)
 
 
-@shared_task
+# Acked when done, and given back to the queue if its worker dies, so a build is not lost
+# with a worker; the soft limit marks the job failed, the hard one stops a build that ignores
+# it. The sweep below finishes what this cannot (a worker killed outright: ledger.exports).
+@shared_task(
+    acks_late=True,
+    reject_on_worker_lost=True,
+    soft_time_limit=exports.SOFT_TIME_LIMIT,
+    time_limit=exports.TIME_LIMIT,
+)
 def build_statement_task(job_id: int) -> str:
     return exports.build_season_statement(job_id).status
+
+
+@shared_task
+def sweep_export_jobs_task() -> dict[str, int]:
+    """Every minute (CELERY_BEAT_SCHEDULE): jobs never queued, or whose worker is gone."""
+    return exports.sweep_jobs()
 
 
 @shared_task

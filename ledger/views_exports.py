@@ -5,25 +5,28 @@ request commits; asking again for the same statement while it is being built (or
 books have not changed) opens that job instead of queueing another. Without a broker the task
 runs eagerly inside the request, so the job page opens finished; with one it opens running and
 polls its progress fragment every second (htmx, ``#progress``) until the document is ready.
+A failed job's page says why and offers "Try again": a POST to the job's own address with the
+form's one-time key, answered with the fresh job's page (``ledger.exports.retry_statement``).
 """
 
 from __future__ import annotations
 
+from django.core.exceptions import ObjectDoesNotExist
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.csp import CSP
 from django.utils.translation import get_language
 from django.views.decorators.csp import csp_override
-from django.views.decorators.http import require_POST, require_safe
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from club.access import club_view
 from club.models import Role
 from club.seasons import current_season
+from core.forms import IdempotentForm
 from ledger import exports
 from ledger.forms import BalanceDateForm, DateRangeForm, StatementForm
 from ledger.models import ExportJob
-from ledger.tasks import build_statement_task
 
 FILE_NAMES = {
     "sv": {"transactions": "transaktioner", "balances": "saldon"},
@@ -90,7 +93,7 @@ def statement_start(request: HttpRequest) -> HttpResponse:
     form = StatementForm(request.POST, club=request.club)
     if not form.is_valid():
         return _page(request, status=422, statement_form=form)
-    job, new = exports.request_season_statement(
+    job, _new = exports.request_season_statement(
         request.club,
         form.cleaned_data["season"],
         form.cleaned_data["member"],
@@ -98,8 +101,6 @@ def statement_start(request: HttpRequest) -> HttpResponse:
         _language(),
         exports.statement_format(request.POST.get("format")),
     )
-    if new:
-        build_statement_task.delay_on_commit(job.pk)
     return redirect("ledger:export-job", club_slug=request.club.slug, job_id=job.pk)
 
 
@@ -120,7 +121,7 @@ def _visible_job(request: HttpRequest, job_id: int, *, defer: bool = False) -> E
 @club_view()
 def my_statement_start(request: HttpRequest) -> HttpResponse:
     """A member's own statement of the current season as a PDF, made by the export job."""
-    job, new = exports.request_season_statement(
+    job, _new = exports.request_season_statement(
         request.club,
         current_season(request.club),
         request.member,
@@ -128,17 +129,27 @@ def my_statement_start(request: HttpRequest) -> HttpResponse:
         _language(),
         "pdf",
     )
-    if new:
-        build_statement_task.delay_on_commit(job.pk)
     return redirect("ledger:export-job", club_slug=request.club.slug, job_id=job.pk)
 
 
-@require_safe
+@require_http_methods(["GET", "HEAD", "POST"])
 @club_view()
 def export_job(request: HttpRequest, job_id: int) -> HttpResponse:
+    """The job's progress; a POST is a failed job's "Try again"."""
     job = _visible_job(request, job_id, defer=True)
+    errors = []
+    if request.method == "POST":
+        posted = IdempotentForm(request.POST)
+        if posted.is_valid():
+            try:
+                job = exports.retry_statement(job, request.user, posted.ledger_key("retry"))
+            except ObjectDoesNotExist:  # its season or member is gone: nothing to make again
+                raise Http404 from None
+            return redirect("ledger:export-job", club_slug=request.club.slug, job_id=job.pk)
+        errors = posted.errors["submission"]
+    context = {"job": job, "retry_form": IdempotentForm(), "retry_errors": errors}
     template = "ledger/export_job.html#progress" if request.htmx else "ledger/export_job.html"
-    return render(request, template, {"job": job})
+    return render(request, template, context, status=422 if errors else 200)
 
 
 # The document carries its own print styles and no script: it must read the same opened

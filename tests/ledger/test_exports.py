@@ -9,9 +9,10 @@ from datetime import date, timedelta
 
 import pytest
 import time_machine
+from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from pypdf import PdfReader
 
 from club.models import Season
@@ -286,6 +287,8 @@ def test_the_progress_fragment_polls_until_the_document_is_ready(treasurer_clien
     assert 'hx-trigger="every 1s"' in text
     assert 'value="1" max="3"' in text
     assert treasurer_client.get(export_url(club, "export-document", job.pk)).status_code == 404
+    # A build claims a waiting job only (a running one is another build's): this is that build.
+    ExportJob.objects.filter(pk=job.pk).update(status="pending", done=0, total=0)
     exports.build_season_statement(job.pk)
     text = treasurer_client.get(
         export_url(club, "export-job", job.pk), headers={"HX-Request": "true"}
@@ -508,3 +511,232 @@ def test_a_member_downloads_his_own_statement_as_a_pdf_and_no_one_elses(
     assert other.get(response["Location"]).status_code == 404
     assert other.get(export_url(club, "export-document", job.pk)).status_code == 404
     assert client.get(export_url(club, "export-list")).status_code == 403
+
+
+# --- jobs that die (issue 23, item 2) ----------------------------------------------------------
+
+
+def later(delta: timedelta):
+    return time_machine.travel(timezone.now() + delta, tick=False)
+
+
+def waiting_job(club, season, language="sv") -> ExportJob:
+    """A job asked for whose queueing never happened (the broker was away)."""
+    job, new = exports.request_season_statement(club, season, None, None, language)
+    assert new
+    return job
+
+
+def running_job(club, season, attempts=1, language="sv") -> ExportJob:
+    """A job a worker took and then went quiet on (killed: its heartbeat stands still)."""
+    job = waiting_job(club, season, language)
+    ExportJob.objects.filter(pk=job.pk).update(
+        status="running", attempts=attempts, done=1, total=3, updated_at=timezone.now()
+    )
+    return job
+
+
+def status_of(job) -> tuple[str, int]:
+    job.refresh_from_db()
+    return job.status, job.attempts
+
+
+def test_a_job_that_was_never_queued_is_queued_by_the_sweep(
+    club, books, season, django_capture_on_commit_callbacks
+):
+    job = waiting_job(club, season)
+    with later(exports.PENDING_GRACE - timedelta(seconds=1)):
+        assert exports.sweep_jobs() == {"queued": 0, "retried": 0, "failed": 0}
+    with (
+        later(exports.PENDING_GRACE + timedelta(seconds=1)),
+        django_capture_on_commit_callbacks(execute=True) as callbacks,
+    ):
+        assert exports.sweep_jobs() == {"queued": 1, "retried": 0, "failed": 0}
+    assert len(callbacks) == 1
+    assert status_of(job) == ("done", 1)
+    assert exports.sweep_jobs() == {"queued": 0, "retried": 0, "failed": 0}
+
+
+def test_a_running_job_whose_worker_is_gone_is_built_once_more(
+    club, books, season, django_capture_on_commit_callbacks
+):
+    job = running_job(club, season)
+    with later(exports.STALE_AFTER - timedelta(seconds=1)):
+        assert exports.sweep_jobs()["retried"] == 0  # its worker may still be on it
+    assert status_of(job) == ("running", 1)
+    with (
+        later(exports.STALE_AFTER + timedelta(seconds=1)),
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        assert exports.sweep_jobs() == {"queued": 0, "retried": 1, "failed": 0}
+    assert status_of(job) == ("done", 2)
+
+
+@pytest.mark.parametrize(
+    ("language", "message"),
+    [
+        ("sv", "Arbetet med det avbröts innan det var klart."),
+        ("en", "The work on it stopped before it was done."),
+    ],
+)
+def test_a_job_whose_worker_is_lost_twice_fails_with_a_message(club, season, language, message):
+    job = running_job(club, season, attempts=exports.MAX_ATTEMPTS, language=language)
+    with later(exports.STALE_AFTER + timedelta(seconds=1)):
+        assert exports.sweep_jobs() == {"queued": 0, "retried": 0, "failed": 1}
+    assert status_of(job) == ("failed", exports.MAX_ATTEMPTS)
+    assert job.error == message
+    assert job.finished_at is not None
+
+
+@pytest.mark.parametrize(
+    ("raised", "language", "message"),
+    [
+        (SoftTimeLimitExceeded(), "sv", "Det tog för lång tid att skapa; försök igen senare."),
+        (SoftTimeLimitExceeded(), "en", "It took too long to make; try again later."),
+        (KeyError("internal detail"), "sv", "Något gick fel när det skapades."),
+    ],
+)
+def test_a_build_that_runs_out_of_time_or_breaks_fails_with_a_message_in_its_language(
+    club, books, season, monkeypatch, raised, language, message
+):
+    def breaks(account, start, end):
+        raise raised
+
+    monkeypatch.setattr(exports.ledger, "statement", breaks)
+    job = exports.build_season_statement(waiting_job(club, season, language).pk)
+    assert (job.status, job.error) == ("failed", message)
+    assert "internal detail" not in job.error  # the log has that, not the treasurer's page
+
+
+def test_a_job_queued_twice_is_built_once(club, books, season, monkeypatch):
+    built: list[int] = []
+    statement = ledger.statement
+    monkeypatch.setattr(
+        exports.ledger, "statement", lambda *args: built.append(1) or statement(*args)
+    )
+    job = waiting_job(club, season)
+    assert exports.build_season_statement(job.pk).status == "done"
+    assert exports.build_season_statement(job.pk).status == "done"
+    assert len(built) == 2  # Anna and Bo, once each
+    assert status_of(job) == ("done", 1)
+
+
+def test_a_build_whose_job_was_taken_from_it_writes_nothing(club, books, season, monkeypatch):
+    statement = ledger.statement
+
+    def swept_meanwhile(account, start, end):
+        # The sweep gave up on this build (its worker seemed gone) while it was still going.
+        ExportJob.objects.update(status="failed", error="gone")
+        return statement(account, start, end)
+
+    monkeypatch.setattr(exports.ledger, "statement", swept_meanwhile)
+    job = exports.build_season_statement(waiting_job(club, season).pk)
+    assert (job.status, job.error, job.done, job.content) == ("failed", "gone", 0, "")
+
+
+def test_a_dead_job_is_not_opened_again_and_a_late_waiting_one_is_queued_again(
+    club, books, season, django_capture_on_commit_callbacks
+):
+    job = running_job(club, season)
+    with later(exports.STALE_AFTER + timedelta(seconds=1)):
+        fresh, new = exports.request_season_statement(club, season, None, None, "sv")
+    assert new
+    assert fresh != job
+    with (
+        later(exports.STALE_AFTER + exports.PENDING_GRACE + timedelta(seconds=2)),
+        django_capture_on_commit_callbacks(execute=True) as callbacks,
+    ):
+        again, new = exports.request_season_statement(club, season, None, None, "sv")
+    assert (again, new) == (fresh, False)
+    assert len(callbacks) == 1  # queued once more, and built
+    assert status_of(fresh) == ("done", 1)
+
+
+# --- "Try again" -------------------------------------------------------------------------------
+
+
+def failed_job(club, season, member=None, language="sv") -> ExportJob:
+    job, _ = exports.request_season_statement(club, season, member, None, language)
+    with translation.override(language):
+        error = str(exports.WORKER_LOST)
+    ExportJob.objects.filter(pk=job.pk).update(
+        status="failed", error=error, finished_at=timezone.now()
+    )
+    job.refresh_from_db()
+    return job
+
+
+def retry_key(page) -> str:
+    return page.context["retry_form"]["submission"].value()
+
+
+def test_a_failed_job_says_why_and_offers_to_try_again(
+    treasurer_client, club, books, season, django_capture_on_commit_callbacks
+):
+    job = failed_job(club, season, language="en")
+    url = export_url(club, "export-job", job.pk)
+    page = in_language(treasurer_client, "en").get(url)
+    text = page.content.decode()
+    assert "The work on it stopped before it was done." in text
+    assert 'data-testid="export-retry"' in text
+    assert f'action="{url}"' in text
+    fragment = treasurer_client.get(url, headers={"HX-Request": "true"}).content.decode()
+    assert "Try again" in fragment
+    assert "hx-trigger" not in fragment
+    key = retry_key(page)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = treasurer_client.post(url, {"submission": key})
+    fresh = ExportJob.objects.exclude(pk=job.pk).get()
+    assert response["Location"] == export_url(club, "export-job", fresh.pk)
+    assert (fresh.status, fresh.params) == ("done", job.params)
+    assert status_of(job)[0] == "failed"  # the failed one stays as it was
+    # The double tap, even once the fresh job has failed in turn: the same answer.
+    ExportJob.objects.filter(pk=fresh.pk).update(status="failed")
+    assert treasurer_client.post(url, {"submission": key})["Location"] == response["Location"]
+    assert ExportJob.objects.count() == 2
+
+
+def test_a_member_tries_his_own_statement_again(
+    member_client, club, member, season, django_capture_on_commit_callbacks
+):
+    job = failed_job(club, season, member)
+    url = export_url(club, "export-job", job.pk)
+    key = retry_key(member_client.get(url))
+    with django_capture_on_commit_callbacks(execute=True):
+        response = member_client.post(url, {"submission": key})
+    fresh = ExportJob.objects.exclude(pk=job.pk).get()
+    assert response["Location"] == export_url(club, "export-job", fresh.pk)
+    assert fresh.params["member"] == member.pk
+
+
+def test_a_hostile_try_again_changes_nothing(
+    treasurer_client, member_client, club, other_club, books, season
+):
+    job = failed_job(club, season)
+    url = export_url(club, "export-job", job.pk)
+    for data in ({}, {"submission": ""}, {"submission": "x" * 500}, {"submission": "'; drop"}):
+        response = treasurer_client.post(url, data)
+        assert response.status_code == 422
+        assert 'role="alert"' in response.content.decode()
+    assert member_client.post(url, {"submission": "k1"}).status_code == 404  # not hers
+    stranger = client_for(make_member(other_club, "Främling", roles=["treasurer"]))
+    assert stranger.post(url, {"submission": "k2"}).status_code == 404
+    assert (
+        stranger.post(
+            export_url(other_club, "export-job", job.pk), {"submission": "k3"}
+        ).status_code
+        == 404
+    )
+    assert treasurer_client.put(url).status_code == 405
+    # A job that has not failed is not made again.
+    done = exports.build_season_statement(waiting_job(club, season, "en").pk)
+    done_url = export_url(club, "export-job", done.pk)
+    assert treasurer_client.post(done_url, {"submission": "k4"})["Location"] == done_url
+    # Nothing to make again: its season is gone.
+    gone = exports.start_season_statement(club, season, None, None, "en", "pdf")
+    ExportJob.objects.filter(pk=gone.pk).update(status="failed")
+    ExportJob.objects.filter(pk=gone.pk).update(params={**gone.params, "season": 0})
+    gone_url = export_url(club, "export-job", gone.pk)
+    assert treasurer_client.post(gone_url, {"submission": "k5"}).status_code == 404
+    assert ExportJob.objects.count() == 3
+    assert status_of(job)[0] == "failed"
