@@ -344,6 +344,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "ledger.tasks.backup_task",
         "schedule": crontab(hour=3, minute=30),
     },
+    # Export jobs never queued (the broker was away) or whose worker died (ledger.exports).
+    "sweep-export-jobs": {
+        "task": "ledger.tasks.sweep_export_jobs_task",
+        "schedule": crontab(minute="*"),
+    },
     # Whatever the league is still owed (a broker that was away when a game finished).
     "deliver-owed-results": {
         "task": "league.tasks.deliver_all_owed_task",
