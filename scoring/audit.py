@@ -60,6 +60,7 @@ def check_game_money(club: Club) -> list[str]:
     problems: list[str] = []
     left_in_pots: dict[str, int] = defaultdict(int)
     unknown_pots: set[str] = set()  # game keys with a game that no longer replays
+    league, owed = _league_results(club), league_owed.owed_refs(club)
     games = (
         Game.objects.filter(club=club)
         .order_by("pk")
@@ -71,7 +72,7 @@ def check_game_money(club: Club) -> list[str]:
             moved: dict[str, int] = {}
         else:
             try:
-                moved, in_pots = _moved_by(game)
+                moved, in_pots, results = _moved_by(game)
             except (EngineError, ValidationError, KeyError) as error:
                 problems.append(f"{label}: its events no longer replay ({_reason(error)})")
                 held.pop(str(game.pk), None)
@@ -79,6 +80,7 @@ def check_game_money(club: Club) -> list[str]:
                 continue
             for key, amount in in_pots.items():
                 left_in_pots[key] += amount
+            problems.extend(_result_differences(label, results, league.get(game.ref), owed))
         problems.extend(_differences(label, moved, held.pop(str(game.pk), {})))
     for game_id, amounts in sorted(held.items()):
         problems.extend(_differences(f"game {game_id} (no such game here)", {}, amounts))
@@ -141,9 +143,14 @@ def _reason(error: Exception) -> str:
     return str(error.args[0]) if error.args else type(error).__name__
 
 
-def _moved_by(game: Game) -> tuple[dict[str, int], dict[str, int]]:
-    """What the replay of the game moves, per account key: everything, and pots and betar."""
-    _state, nets = recording._replay_with_nets(game, list(game.events.all()))
+def _moved_by(game: Game) -> tuple[dict[str, int], dict[str, int], dict[int, tuple]]:
+    """What the replay of the game moves, per account key (everything, and pots and betar),
+    and, for a finished game, each seat's result as the league should hold it."""
+    state, nets = recording._replay_with_nets(game, list(game.events.all()))
+    results = {
+        int(s.player[1:]): (s.placement, s.score, nets.get(s.player, 0))
+        for s in (getattr(state, "standings", ()) if state.finished else ())
+    }
     seats = {seat.key: seat for seat in game.seats.all()}
     moved: dict[str, int] = defaultdict(int)
     in_pots: dict[str, int] = defaultdict(int)
@@ -152,7 +159,32 @@ def _moved_by(game: Game) -> tuple[dict[str, int], dict[str, int]]:
         moved[key] += amount
         if engine_key == "pot" or engine_key.startswith("bet:"):
             in_pots[key] += amount
-    return moved, in_pots
+    return moved, in_pots, results
+
+
+def _league_results(club: Club) -> dict[str, dict[int, tuple]]:
+    """The league's results of the club's games, per game ref and seat: one query."""
+    rows = GameResult.objects.filter(club=club, game_ref__startswith=_GAME_REF).values_list(
+        "game_ref", "seat", "placement", "score", "net_ore"
+    )
+    held: dict[str, dict[int, tuple]] = defaultdict(dict)
+    for ref, seat, placement, score, net in rows:
+        held[ref][seat] = (placement, score, net)
+    return held
+
+
+def _result_differences(label, expected: dict[int, tuple], held, owed: set[str]) -> list[str]:
+    """A finished game's results in the league against its replay (placement, score, net
+    money per seat). Missing results are ``check_game_results``' to name; owed ones are owed."""
+    ref = label.split()[1]
+    if not expected or not held or f"game:{ref}" in owed or len(held) != len(expected):
+        return []
+    return [
+        f"{label}: the league has seat {seat} at {held.get(seat)} (placement, score, net), "
+        f"the replay at {result}"
+        for seat, result in sorted(expected.items())
+        if held.get(seat) != result
+    ]
 
 
 def _differences(label: str, expected: dict[str, int], actual: dict[str, int]) -> list[str]:

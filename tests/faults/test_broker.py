@@ -128,3 +128,17 @@ def test_check_ledger_names_a_finished_game_whose_results_were_lost(
     assert f"{kille.ref} is finished with 3 players, the league holds 0 results and owes none" in (
         ledger.verify_books(club)
     )
+
+
+@pytest.mark.books_tampered
+def test_check_ledger_names_a_league_result_that_differs_from_the_replay(
+    club, kille, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        tap(kille, "ante")
+        tap(kille, "end_evening")
+    assert ledger.verify_books(club) == []
+    GameResult.objects.filter(game_ref=kille.ref, seat=1).update(placement=1, net_ore=5000)
+    problems = ledger.verify_books(club)
+    assert len(problems) == 1
+    assert problems[0].startswith(f"game {kille.pk} (kille, finished): the league has seat 1 at")
