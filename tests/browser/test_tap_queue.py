@@ -234,7 +234,9 @@ def test_queued_taps_survive_a_reload_and_are_sent_in_order(page, live_server):
 def second_scorer(club) -> User:
     """Bertil Holm, a scorer of the demo club, with a login of his own."""
     user = User.objects.create_user("bertil", password=DEMO_PASSWORD)
-    Member.objects.filter(club=club, name="Bertil Holm").update(user=user)
+    bertil = Member.objects.get(club=club, name="Bertil Holm")
+    bertil.user = user
+    bertil.save()  # through the model: the login is sealed in the audit chain
     return user
 
 
