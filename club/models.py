@@ -73,6 +73,14 @@ class Club(models.Model):
     public_league_money = models.BooleanField(
         _("show money on the public league page"), default=False
     )
+    # The games the club plays (engine registry keys, in the club's order); empty: every game.
+    games_played = models.JSONField(_("games played"), default=list, blank=True)
+    # Per game, the start form's defaults ({"kille": {"stake_ore": 500}}): the club's choice of
+    # the engine's Rules options, checked against them when saved (clubdata.settings).
+    game_defaults = models.JSONField(_("default options per game"), default=dict, blank=True)
+    # The club's own ceiling on a single amount in öre; None: the instance's (MAX_AMOUNT_ORE),
+    # which it may lower but never raise.
+    max_amount_ore = models.BigIntegerField(_("largest single amount (öre)"), null=True, blank=True)
 
     objects = ClubQuerySet.as_manager()
 
@@ -117,8 +125,14 @@ class Member(models.Model):
         blank=True,
         help_text=_("Used for settle-up payments to this member."),
     )
+    email = models.EmailField(_("e-mail"), blank=True)
     active = models.BooleanField(_("active"), default=True)
     joined_at = models.DateTimeField(_("joined"), default=timezone.now)
+    # Set when the member left the club (``active`` is then False): history and league stay.
+    left_at = models.DateTimeField(_("left"), null=True, blank=True)
+    # Set when the member's personal data was erased on request (GDPR art. 17): the name is a
+    # pseudonym, contact details and login are gone, games and books keep balancing.
+    erased_at = models.DateTimeField(_("erased"), null=True, blank=True)
     # Only a hash of the invite token is stored: the link itself is shown once, to the admin.
     invite_token_hash = models.CharField(max_length=64, blank=True, db_index=True)
     invite_expires_at = models.DateTimeField(null=True, blank=True)

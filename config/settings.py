@@ -54,6 +54,7 @@ INSTALLED_APPS = [
     "league",
     "evenings",
     "scoring",
+    "clubdata",
 ]
 
 MIDDLEWARE = [
@@ -296,6 +297,12 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 MAX_AMOUNT_ORE = env_int("MAX_AMOUNT_ORE", ENGINE_MAX_AMOUNT_ORE)
 if not 1 <= MAX_AMOUNT_ORE <= ENGINE_MAX_AMOUNT_ORE:
     raise ImproperlyConfigured(f"MAX_AMOUNT_ORE must be from 1 to {ENGINE_MAX_AMOUNT_ORE} (öre)")
+
+# Who may found a club (clubdata.founding, README "Starting your club"): "open" lets any
+# signed-in user start one; "invite" leaves it to staff users and `manage.py create_club`.
+CLUB_SIGNUP = env_str("CLUB_SIGNUP") or ("open" if DEBUG else "invite")
+if CLUB_SIGNUP not in ("open", "invite"):
+    raise ImproperlyConfigured('CLUB_SIGNUP must be "open" or "invite"')
 
 # Backups (ledger.backups, README "Backups"): the nightly copy goes here; empty = none.
 BACKUP_DIR = env_str("BACKUP_DIR") or ""

@@ -62,6 +62,7 @@ urlpatterns = [
     path("", include("ledger.urls")),
     path("", include("league.urls")),
     path("", include("evenings.urls")),
+    path("", include("clubdata.urls")),
 ]
 
 # Error pages in the app's style and language (templates/400.html … 500.html).

@@ -35,6 +35,9 @@ class AccountKind(models.TextChoices):
     # A guest's money at one club evening (``guest:<attendee>``): stakes, winnings and fee,
     # settled on the spot.
     GUEST = "guest", _("guest")
+    # The club's equity when its paper books were brought in (``ledger.opening``): the other
+    # side of the one opening transaction.
+    OPENING = "opening", _("opening balances")
 
 
 DEBIT_NORMAL_KINDS = frozenset({AccountKind.CASH, AccountKind.EXPENSES})
@@ -133,6 +136,8 @@ class Source(models.TextChoices):
     DUES = "dues", _("dues")
     SETTLEMENT = "settlement", _("settlement")
     EVENING = "evening", _("club evening")
+    OPENING = "opening", _("opening balances")
+    MERGE = "merge", _("people merged")
 
 
 class Transaction(models.Model):
@@ -287,6 +292,11 @@ class AuditRecord(models.Model):
         VOID = "void", _("voided game")
         # Who owns what and who may do what, as it is now (``ledger.ownership``).
         SEAL = "seal", _("sealed state")
+        # A change of the club's settings that touches money (who, when, old -> new).
+        SETTINGS = "settings", _("settings changed")
+        # A member's personal data erased on request; a club archive imported (source head).
+        ERASE = "erase", _("member erased")
+        IMPORT = "import", _("club imported")
 
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="audit_records")
     seq = models.PositiveIntegerField()
@@ -431,6 +441,7 @@ SYSTEM_LABELS = {
     AccountKind.CASH: _("Cash"),
     AccountKind.DUES_INCOME: _("Membership dues"),
     AccountKind.EXPENSES: _("Expenses"),
+    AccountKind.OPENING: _("Opening balances"),
 }
 
 

@@ -1,0 +1,3 @@
+"""URLs of clubdata.archive."""
+
+urlpatterns: list = []

@@ -1,0 +1,3 @@
+"""URLs of clubdata.founding."""
+
+urlpatterns: list = []

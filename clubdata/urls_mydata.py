@@ -1,0 +1,3 @@
+"""URLs of clubdata.mydata."""
+
+urlpatterns: list = []
