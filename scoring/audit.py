@@ -45,7 +45,7 @@ from evenings import pots
 from league import owed as league_owed
 from league.models import GameResult
 from ledger import services as ledger
-from ledger.models import Account, AccountKind, AuditRecord, Entry
+from ledger.models import Account, AccountKind, AuditRecord, Entry, Source
 from scoring import recording
 from scoring.models import Event, Game, GameStatus
 
@@ -87,8 +87,27 @@ def check_game_money(club: Club) -> list[str]:
 
     for key, amount in pots.pot_moves(club).items():
         left_in_pots[key] += amount
+    for key, amount in opened_pots(club).items():
+        left_in_pots[key] += amount
     problems.extend(_pot_differences(accounts.values(), left_in_pots, unknown_pots))
     return problems
+
+
+def opened_pots(club: Club) -> dict[str, int]:
+    """What the club's opening balances put into each pot and bet account, by key: the paper
+    books' tin and open betar (``ledger.opening``; its reversal too, under the same source).
+    Like the evenings' moves, money no game moved, which the games then play from."""
+    rows = (
+        Entry.objects.filter(
+            transaction__club=club,
+            transaction__source=Source.OPENING,
+            account__kind__in=(AccountKind.POT, AccountKind.BET),
+        )
+        .values_list("account__key")
+        .annotate(s=Sum("amount_ore"))
+        .order_by()
+    )
+    return {key: total for key, total in rows if total}
 
 
 def _pot_differences(
