@@ -20,7 +20,20 @@ def _today():
     return timezone.localdate()
 
 
-class PaymentForm(IdempotentForm):
+class ClubCeiling:
+    """The club's own ceiling on a single amount (``Club.max_amount_ore``) for a form's
+    ``amount``: the field's validator knows only the instance's, the form knows the club."""
+
+    club = None
+
+    def clean_amount(self):
+        amount = self.cleaned_data.get("amount")
+        if amount is not None:
+            check_amount(amount, self.club)
+        return amount
+
+
+class PaymentForm(ClubCeiling, IdempotentForm):
     kind = forms.ChoiceField(
         label=_("What happened"), choices=PaymentKind.choices, widget=forms.RadioSelect
     )
@@ -35,6 +48,7 @@ class PaymentForm(IdempotentForm):
 
     def __init__(self, *args, club=None, **kwargs):
         super().__init__(*args, **kwargs)
+        self.club = club
         self.fields["member"].queryset = Member.objects.for_club(club).active()
 
     def clean(self):
@@ -44,7 +58,7 @@ class PaymentForm(IdempotentForm):
         return data
 
 
-class TransferForm(IdempotentForm):
+class TransferForm(ClubCeiling, IdempotentForm):
     payer = forms.ModelChoiceField(label=_("From"), queryset=Member.objects.none())
     payee = forms.ModelChoiceField(label=_("To"), queryset=Member.objects.none())
     amount = KronorField(label=_("Amount"), validators=[check_amount])
@@ -52,6 +66,7 @@ class TransferForm(IdempotentForm):
 
     def __init__(self, *args, club=None, **kwargs):
         super().__init__(*args, **kwargs)
+        self.club = club
         members = Member.objects.for_club(club).active()
         self.fields["payer"].queryset = members
         self.fields["payee"].queryset = members
@@ -90,7 +105,7 @@ class ClosePeriodForm(forms.Form):
     end = inputs.DateField(label=_("To"), widget=forms.DateInput(attrs={"type": "date"}))
 
 
-class SettleOneForm(forms.Form):
+class SettleOneForm(ClubCeiling, forms.Form):
     """Settle one member: all of the balance, or a chosen part of it (GET form)."""
 
     member = forms.ChoiceField(label=_("Member"))
@@ -101,8 +116,9 @@ class SettleOneForm(forms.Form):
         validators=[check_amount],
     )
 
-    def __init__(self, *args, accounts=(), **kwargs):
+    def __init__(self, *args, accounts=(), club=None, **kwargs):
         super().__init__(*args, **kwargs)
+        self.club = club
         self.balances = {a.key: a.balance_ore for a in accounts}
         self.fields["member"].choices = [
             (a.key, f"{a.name}: {format_ore(a.balance_ore)}") for a in accounts
@@ -133,6 +149,16 @@ class DuesPlanForm(forms.Form):
         required=False,
         help_text=_("Every night the fee is charged to active members not yet charged."),
     )
+
+    def __init__(self, *args, club=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.club = club
+
+    def clean_fee(self):
+        fee = self.cleaned_data.get("fee")
+        if fee is not None:
+            check_amount(fee, self.club)
+        return fee
 
 
 class StatementForm(forms.Form):

@@ -226,16 +226,25 @@ def legs_for_transfer(payer: Account, payee: Account, amount_ore: int) -> list[t
     return [(payer, -amount_ore), (payee, amount_ore)]
 
 
-def check_amount(amount_ore: int) -> None:
-    """Refuse a single amount beyond the club-level ceiling (``settings.MAX_AMOUNT_ORE``).
+def amount_ceiling(club: Club | None = None) -> int:
+    """The largest single amount in öre: the club's own ceiling (``Club.max_amount_ore``) when it
+    set one, never above the instance's (``settings.MAX_AMOUNT_ORE``)."""
+    ceiling = settings.MAX_AMOUNT_ORE
+    own = getattr(club, "max_amount_ore", None)
+    return own if own is not None and 0 < own < ceiling else ceiling
+
+
+def check_amount(amount_ore: int, club: Club | None = None) -> None:
+    """Refuse a single amount beyond the ceiling (``amount_ceiling``: the club's, else the
+    instance's ``settings.MAX_AMOUNT_ORE``).
 
     ``post`` applies it to every entry a person caused (payments, transfers, fees,
     settlements); forms use it as a validator, so the refusal comes before anything is posted.
     """
-    if abs(amount_ore) > settings.MAX_AMOUNT_ORE:
+    ceiling = amount_ceiling(club)
+    if abs(amount_ore) > ceiling:
         raise LedgerError(
-            _("An amount can be at most %(limit)s.")
-            % {"limit": format_ore(settings.MAX_AMOUNT_ORE)},
+            _("An amount can be at most %(limit)s.") % {"limit": format_ore(ceiling)},
             code="too_large",
         )
 
@@ -299,7 +308,7 @@ def _checked_legs(
         # them would make the winning event unrecordable. They are still bounded below, like
         # every balance.
         if source not in (Source.GAME, Source.EVENING):  # an evening moves whole pots
-            check_amount(amount)
+            check_amount(amount, club)
         elif abs(amount) > MAX_BALANCE_ORE:
             raise LedgerError(
                 _("An amount can be at most %(limit)s.") % {"limit": format_ore(MAX_BALANCE_ORE)},

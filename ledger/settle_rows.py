@@ -8,14 +8,15 @@ import dataclasses
 import re
 from collections.abc import Mapping
 
-from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponseBadRequest
 from django.utils.translation import gettext as _
 
+from club.models import Club
 from core import inputs
 from ledger import payments, settle
+from ledger.services import amount_ceiling
 
 # Who pays and who is paid in a settle-up row: a member's account, a guest's (tonight's
 # settle-up), or the club's box.
@@ -24,10 +25,11 @@ SUBMISSION = re.compile(r"[A-Za-z0-9_-]{1,64}")
 MAX_ORE_TEXT = 2**63 - 1  # what a bigint holds; the ledger's ceiling refuses far less
 
 
-def within_ceiling(plan: list[settle.Payment]) -> list[settle.Payment]:
-    """A payment above the ceiling on single amounts (``settings.MAX_AMOUNT_ORE``) as several
-    payments at most the ceiling each: every row can then be recorded as it is proposed."""
-    ceiling = settings.MAX_AMOUNT_ORE
+def within_ceiling(plan: list[settle.Payment], club: Club | None = None) -> list[settle.Payment]:
+    """A payment above the ceiling on single amounts (the club's, else the instance's
+    ``settings.MAX_AMOUNT_ORE``: ``ledger.amount_ceiling``) as several payments at most the
+    ceiling each: every row can then be recorded as it is proposed."""
+    ceiling = amount_ceiling(club)
     parts = []
     for payment in plan:
         left = payment.amount_ore
@@ -42,11 +44,12 @@ def payment_rows(
     names: Mapping[str, str],
     numbers: Mapping[str, str],
     message: str,
+    club: Club | None = None,
 ) -> list[dict]:
     """One row per payment, read aloud payer by payer ("Bertil pays Doris…, Bertil pays
     Einar…, Cecilia pays…"), with the payee's Swish link and QR code where he has a number."""
     plan = sorted(
-        within_ceiling(plan),
+        within_ceiling(plan, club),
         key=lambda p: (names.get(p.payer, p.payer), names.get(p.payee, p.payee)),
     )
     rows = []
