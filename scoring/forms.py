@@ -4,13 +4,17 @@ Rules options are built from the engine's ``Rules`` dataclass: a bool is a check
 number, an öre amount (a field named ``*_ore``) a kronor field, a field with a fixed set of
 values (a ``Literal`` or a tuple of choices in ``Rules.CHOICES``) a select; labels come from
 ``Rules.LABELS`` ({field: label}) and ``Rules.CHOICE_LABELS`` ({field: {value: label}}), English
-texts the engine marks for translation, read through gettext. The club's defaults
-are the options of its last game of the same kind: a club sets its house rules once.
+texts the engine marks for translation, read through gettext. What the form starts from: the
+club's own defaults (``Club.game_defaults``, set on the settings page through the same fields,
+``rule_fields``), then the options of its last game of the same kind, then the engine's. A money
+option is held to the club's ceiling on a single amount (``ledger.amount_ceiling``) here, at the
+start, so no transfer of the game is refused mid-game.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import typing
 import uuid
 
@@ -19,7 +23,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from club.models import Member
+from club.models import Club, Member
 from core import inputs
 from core.forms import submission_field
 from core.money import KronorField, format_ore
@@ -57,7 +61,12 @@ def _choice_labels(rules_class, name: str) -> dict:
 
 
 def _field_for(
-    field: dataclasses.Field, default, choices: tuple, label: str, choice_labels: dict
+    field: dataclasses.Field,
+    default,
+    choices: tuple,
+    label: str,
+    choice_labels: dict,
+    club: Club | None = None,
 ) -> forms.Field | None:
     """A form field for one option; left empty, the option keeps the rules' default."""
     common = {"label": label, "required": False}
@@ -74,8 +83,10 @@ def _field_for(
         )
     if isinstance(default, int) and field.name.endswith("_ore"):
         shown = format_ore(default).replace("\u00a0kr", "")
-        # The club's ceiling (settings.MAX_AMOUNT_ORE) before the engine's own bound.
-        return KronorField(initial=shown, allow_zero=True, validators=[check_amount], **common)
+        # The club's ceiling (Club.max_amount_ore, else settings.MAX_AMOUNT_ORE) before the
+        # engine's own bound.
+        ceiling = functools.partial(check_amount, club=club)
+        return KronorField(initial=shown, allow_zero=True, validators=[ceiling], **common)
     if isinstance(default, int):
         return inputs.IntegerField(
             initial=default, min_value=-MAX_OPTION, max_value=MAX_OPTION, **common
@@ -83,6 +94,46 @@ def _field_for(
     if isinstance(default, str):
         return inputs.TextField(initial=default, max_length=100, **common)
     return None  # tuples and nested options keep their defaults
+
+
+def rule_fields(rules_class, chosen: dict | None = None, club: Club | None = None) -> dict:
+    """The form fields of a game's options ({option: field}), each starting from ``chosen``'s
+    value when it has the option's type, else the rules' default. The start form and the
+    club's default options (clubdata.settings) are both built from these, so they accept the
+    same values."""
+    defaults = rules_class()
+    built = {}
+    for field in dataclasses.fields(rules_class):
+        default = getattr(defaults, field.name)
+        form_field = _field_for(
+            field,
+            default,
+            _choices(rules_class, field),
+            _label(rules_class, field.name),
+            _choice_labels(rules_class, field.name),
+            club,
+        )
+        if form_field is None:
+            continue
+        value = (chosen or {}).get(field.name)
+        if value is not None and type(value) is type(default):
+            form_field.initial = _shown(form_field, value)
+        built[field.name] = form_field
+    return built
+
+
+def chosen_options(rules_class, chosen: dict | None) -> dict:
+    """The options of ``chosen`` that ``rules_class`` has, with the type of its default."""
+    if not isinstance(chosen, dict):
+        return {}
+    defaults = rules_class()
+    return {
+        name: value
+        for name, value in chosen.items()
+        if isinstance(name, str)
+        and hasattr(defaults, name)
+        and type(value) is type(getattr(defaults, name))
+    }
 
 
 def _shown(form_field: forms.Field, value):
@@ -114,30 +165,26 @@ class StartGameForm(forms.Form):
     # finds it, see recording.start_game). Optional: a post without it starts a game as before.
     submission = submission_field(required=False)
 
-    def __init__(self, *args, club=None, rules_class=None, club_rules=None, **kwargs):
+    def __init__(
+        self, *args, club=None, rules_class=None, club_rules=None, club_defaults=None, **kwargs
+    ):
+        """``club_defaults``: the club's own default options for the game (what an option left
+        empty means); ``club_rules``: what the form shows, the club's defaults over its last
+        game's options."""
         super().__init__(*args, **kwargs)
         if not self.is_bound:
             self.initial.setdefault("submission", uuid.uuid4().hex)
+        self.club = club
+        self.rules_class = rules_class
         self.fields["players"].queryset = Member.objects.for_club(club).active()
         self.rule_fields: list[str] = []
+        self.club_defaults: dict = {}
         if rules_class is not None:
-            defaults = rules_class()
-            for field in dataclasses.fields(rules_class):
-                default = getattr(defaults, field.name)
-                form_field = _field_for(
-                    field,
-                    default,
-                    _choices(rules_class, field),
-                    _label(rules_class, field.name),
-                    _choice_labels(rules_class, field.name),
-                )
-                if form_field is not None:
-                    # The club's own choice (the options of its last game of this kind).
-                    chosen = (club_rules or {}).get(field.name)
-                    if chosen is not None and type(chosen) is type(default):
-                        form_field.initial = _shown(form_field, chosen)
-                    self.fields[f"rule_{field.name}"] = form_field
-                    self.rule_fields.append(field.name)
+            self.club_defaults = chosen_options(rules_class, club_defaults)
+            shown = {**(club_rules or {}), **self.club_defaults}
+            for name, form_field in rule_fields(rules_class, shown, club).items():
+                self.fields[f"rule_{name}"] = form_field
+                self.rule_fields.append(name)
 
     def clean(self):
         data = super().clean()
@@ -155,17 +202,39 @@ class StartGameForm(forms.Form):
                     code="guest_name",
                 )
         data["seated"] = [*members, *guests]
+        self._check_money_options()
         if len(data["seated"]) < 2:
             raise ValidationError(_("Choose at least two players."), code="players")
         return data
 
+    def _check_money_options(self) -> None:
+        """Every money option the game will play with, given or not, within the club's
+        ceiling: refused here rather than one transfer at a time mid-game."""
+        if self.rules_class is None:
+            return
+        options = self.rules_options()
+        defaults = self.rules_class()
+        for name in self.rule_fields:
+            field_name = f"rule_{name}"
+            if not name.endswith("_ore") or field_name in self.errors:
+                continue
+            value = options.get(name, getattr(defaults, name))
+            if isinstance(value, int) and not isinstance(value, bool):
+                try:
+                    check_amount(value, self.club)
+                except ValidationError as error:
+                    self.add_error(field_name, error)
+
     def rules_options(self) -> dict:
-        """The options that were given; a left-out option keeps the rules' default."""
+        """The options that were given; a left-out option keeps the club's default, else the
+        rules' default."""
         options = {}
         for name in self.rule_fields:
             value = self.cleaned_data.get(f"rule_{name}")
             if value not in (None, ""):
                 options[name] = value
+            elif name in self.club_defaults:
+                options[name] = self.club_defaults[name]
         return options
 
     def rule_bound_fields(self):

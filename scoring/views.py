@@ -60,10 +60,17 @@ def play(request: HttpRequest) -> HttpResponse:
         request,
         "scoring/play.html",
         {
-            "games": [(info, _(info.name)) for info in registry.all_games()],
+            "games": [(info, _(info.name)) for info in played_games(request.club)],
             "open_games": open_games,
         },
     )
+
+
+def played_games(club) -> list[registry.GameInfo]:
+    """The games the club plays (``Club.games_played``, in its order; empty: every game)."""
+    known = {info.key: info for info in registry.all_games()}
+    chosen = [known[key] for key in club.games_played or () if key in known]
+    return chosen or list(known.values())
 
 
 def _setup_for(
@@ -89,6 +96,9 @@ def game_start(request: HttpRequest, game_key: str) -> HttpResponse:
         info = registry.get(game_key)
     except KeyError:
         raise Http404 from None
+    table = _start_table(request)
+    if table is None and info not in played_games(request.club):
+        raise Http404  # not a game this club plays (an evening's table may offer any)
     last = (
         Game.objects.for_club(request.club)
         .filter(game_key=game_key)
@@ -97,12 +107,13 @@ def game_start(request: HttpRequest, game_key: str) -> HttpResponse:
         .values_list("rules", flat=True)
         .first()
     )
-    table = _start_table(request)
+    defaults = request.club.game_defaults
     form = StartGameForm(
         request.POST or None,
         club=request.club,
         rules_class=info.module.Rules,
         club_rules=last,
+        club_defaults=defaults.get(game_key) if isinstance(defaults, dict) else None,
         initial=_seated_at(table) if table else None,
     )
     if request.method == "POST" and form.is_valid():
