@@ -175,6 +175,16 @@ def remove_results(game_ref: str) -> int:
     return deleted
 
 
+@transaction.atomic
+def results_reassigned(club: Club, game_key: str, since: datetime) -> None:
+    """Results of ``game_key`` that finished at ``since`` or later now name another player
+    (``clubdata.merge`` moved a guest's or a duplicate's results to the member he is): the
+    kind is marked stale from ``since`` in the caller's transaction, so a lost task loses
+    nothing (the next update rebuilds from there), and brought up to date after commit."""
+    _mark_changed(_lock_progress(club.pk, game_key), since)
+    _update_later(club.pk, game_key, timezone.localdate(since))
+
+
 def _update_later(club_id: int, game_key: str, day: date | None = None) -> None:
     from league.tasks import update_game_task  # noqa: PLC0415 - the tasks import this module
 

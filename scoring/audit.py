@@ -16,8 +16,18 @@ things must agree:
    own check replays each of those moves against the evening's rule). Nothing else puts money
    into pots and betar, so a stray posting shows up here even if it names no game.
 
-Cost per club: one query for its accounts, one grouped query for the entries of its games'
-transactions (by ref and account), and one each for its games, their seats and their events;
+A seat moved by a merge (``clubdata.merge``: a guest, or a duplicate member, merged into the
+member he is) names its new member, while its money stays where it was posted (the duplicate's
+account, the guest's evening account, the cash box) and the merge's own transaction moved the
+balance on. The merge seals one record per merge in the chain (action ``seal``, subject
+``merge:<key>``) listing each seat it moved, the account its money was posted to and the member
+it belongs to now; here such a seat is mapped to that account (``merged_seats``), and a seat
+that no longer names the recorded member is named as changed behind the app's back. A seat
+changed without a merge has no record, so its money still shows on the wrong account.
+
+Cost per club: one query for its accounts, one for its merge records, one grouped query for
+the entries of its games' transactions (by ref and account), and one each for its games, their
+seats and their events;
 every game is replayed once, in memory. ``ScoringConfig.ready`` registers ``check_game_money``
 with ``ledger.services.register_check``, since ``club`` never imports ``scoring``.
 
@@ -53,10 +63,30 @@ _GAME_REF = "game:"
 _GAME_ID_REF = re.compile(r"game:\d+")
 
 
+MERGE_SUBJECT = "merge:"
+
+
+def merged_seats(club: Club) -> dict[tuple[int, int], tuple[str, int]]:
+    """Per seat (game id, position) that merges moved: the account its money was posted to
+    (the first merge's record: later merges never move a game's postings) and the member the
+    seat belongs to now (the last merge's). The records are sealed, so they are trusted."""
+    seats: dict[tuple[int, int], tuple[str, int]] = {}
+    records = ledger.audit_records(club, AuditRecord.Action.SEAL).filter(
+        subject__startswith=MERGE_SUBJECT
+    )
+    for record in records:
+        for seat in record.data.get("seats", []) if isinstance(record.data, dict) else []:
+            where = (seat["game"], seat["position"])
+            posted_to = seats.get(where, (seat["posted_to"], None))[0]
+            seats[where] = (posted_to, seat["member"])
+    return seats
+
+
 def check_game_money(club: Club) -> list[str]:
     """Every way the club's books disagree with its games, in words (amounts in öre)."""
     accounts = {account.pk: account for account in Account.objects.filter(club=club)}
     held = _held_per_game(club, accounts)
+    merged = merged_seats(club)
     problems: list[str] = []
     left_in_pots: dict[str, int] = defaultdict(int)
     unknown_pots: set[str] = set()  # game keys with a game that no longer replays
@@ -72,7 +102,7 @@ def check_game_money(club: Club) -> list[str]:
             moved: dict[str, int] = {}
         else:
             try:
-                moved, in_pots, results = _moved_by(game)
+                moved, in_pots, results = _moved_by(game, merged)
             except (EngineError, ValidationError, KeyError) as error:
                 problems.append(f"{label}: its events no longer replay ({_reason(error)})")
                 held.pop(str(game.pk), None)
@@ -81,6 +111,7 @@ def check_game_money(club: Club) -> list[str]:
             for key, amount in in_pots.items():
                 left_in_pots[key] += amount
             problems.extend(_result_differences(label, results, league.get(game.ref), owed))
+        problems.extend(_merged_seat_differences(label, game, merged))
         problems.extend(_differences(label, moved, held.pop(str(game.pk), {})))
     for game_id, amounts in sorted(held.items()):
         problems.extend(_differences(f"game {game_id} (no such game here)", {}, amounts))
@@ -162,9 +193,24 @@ def _reason(error: Exception) -> str:
     return str(error.args[0]) if error.args else type(error).__name__
 
 
-def _moved_by(game: Game) -> tuple[dict[str, int], dict[str, int], dict[int, tuple]]:
+def _merged_seat_differences(label: str, game: Game, merged: dict) -> list[str]:
+    """A seat a merge moved must still name the member the merge gave it."""
+    return [
+        f"{label}: seat {seat.position} was merged into member {merged[where][1]}, but names "
+        f"{f'member {seat.member_id}' if seat.member_id else repr(seat.guest_name)} now: "
+        "changed behind the app's back"
+        for seat in game.seats.all()
+        if (where := (game.pk, seat.position)) in merged
+        and (seat.member_id, seat.guest_name) != (merged[where][1], "")
+    ]
+
+
+def _moved_by(
+    game: Game, merged: dict | None = None
+) -> tuple[dict[str, int], dict[str, int], dict[int, tuple]]:
     """What the replay of the game moves, per account key (everything, and pots and betar),
-    and, for a finished game, each seat's result as the league should hold it."""
+    and, for a finished game, each seat's result as the league should hold it. A seat a merge
+    moved stands for the account its money was posted to (``merged_seats``)."""
     state, nets = recording._replay_with_nets(game, list(game.events.all()))
     results = {
         int(s.player[1:]): (s.placement, s.score, nets.get(s.player, 0))
@@ -174,7 +220,9 @@ def _moved_by(game: Game) -> tuple[dict[str, int], dict[str, int], dict[int, tup
     moved: dict[str, int] = defaultdict(int)
     in_pots: dict[str, int] = defaultdict(int)
     for engine_key, amount in nets.items():
-        key = recording.account_key(game, engine_key, seats)
+        seat = seats.get(engine_key)
+        posted_to = (merged or {}).get((game.pk, seat.position)) if seat else None
+        key = posted_to[0] if posted_to else recording.account_key(game, engine_key, seats)
         moved[key] += amount
         if engine_key == "pot" or engine_key.startswith("bet:"):
             in_pots[key] += amount
