@@ -31,6 +31,7 @@ from django.core.paginator import Page, Paginator
 from django.db.models import OuterRef, Subquery
 from django.utils.translation import gettext as _
 
+from ledger import opening
 from ledger import services as ledger
 from ledger.models import Account, Entry, Source, Transaction
 from ledger.services import Statement, StatementRow
@@ -101,11 +102,25 @@ def _add_deal(line: Line, row: StatementRow) -> None:
     line.amount_ore += row.amount_ore
 
 
+def describe_opening(transactions: list[Transaction]) -> dict[Transaction, str]:
+    """The club's opening balances read as such in the reader's language ("Opening balance
+    (from the paper books), <date>"), not as their stored memo (``ledger.register_describer``);
+    a reversal keeps its reason. No query."""
+    return {
+        tx: opening.opening_memo(tx.date)
+        for tx in transactions
+        if tx.source == Source.OPENING and tx.reverses_id is None
+    }
+
+
+ledger.register_describer(describe_opening)
+
+
 def _single_line(row: StatementRow) -> Line:
     tx = row.entry.transaction
     return Line(
         row.entry.date,
-        tx.memo,
+        describe_opening([tx]).get(tx, tx.memo),
         tx.source,
         amount_ore=row.amount_ore,
         transaction_id=tx.pk,

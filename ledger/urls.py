@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from ledger import views, views_exports
+from ledger import views, views_exports, views_opening
 
 app_name = "ledger"
 
@@ -23,6 +23,8 @@ urlpatterns = [
     # Membership fees
     path(club + "dues/", views.dues_plan, name="dues"),
     path(club + "dues/charge/", views.dues_charge, name="dues-charge"),
+    # Opening the books from paper
+    path(club + "opening/", views_opening.opening, name="opening"),
     # Exports and statements
     path(club + "exports/", views_exports.export_list, name="export-list"),
     path(club + "my-statement/", views_exports.my_statement_start, name="my-statement"),
