@@ -70,8 +70,10 @@ def member_list(request: HttpRequest) -> HttpResponse:
             else:
                 messages.success(request, _("%(name)s was added.") % {"name": added.name})
                 return redirect("club:member-list", club_slug=request.club.slug)
-    people = Member.objects.for_club(request.club).prefetch_related("memberships")
-    return render(request, "club/member_list.html", {"people": people, "form": form})
+    people = list(Member.objects.for_club(request.club).prefetch_related("memberships"))
+    left = [person for person in people if not person.active]
+    context = {"people": people, "left": left, "form": form}
+    return render(request, "club/member_list.html", context)
 
 
 @require_POST

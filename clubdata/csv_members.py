@@ -152,6 +152,7 @@ def _columns(header: list[str]) -> dict[str, int]:
         for column, names in HEADERS.items():
             if title in names and column not in columns:
                 columns[column] = index
+    columns["width"] = len(header)
     if "name" not in columns:
         raise CsvError(
             _("The first row must name the columns; a column namn (or name) is needed."),
@@ -166,7 +167,11 @@ def _row(number: int, cells: list[str], columns: dict[str, int]) -> Row:
         return _uncell(cells[index]) if index is not None and index < len(cells) else ""
 
     row = Row(number, cell("name"), cell("email"), cell("swish"))
-    for word in ROLE_SPLIT.split(cell("roles")):
+    roles = cell("roles")
+    if columns.get("roles") == columns["width"] - 1:
+        # The last column: "admin; kassör" unquoted in a file separated by ";" spills over.
+        roles = ";".join(cells[columns["roles"] :])
+    for word in ROLE_SPLIT.split(roles):
         word = word.strip().casefold()
         if not word:
             continue

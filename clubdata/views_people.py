@@ -176,11 +176,9 @@ def members_import(request: HttpRequest) -> HttpResponse:
             else:
                 status = 200
                 problems = sum(1 for row in rows if row.problems)
-                context.update(
-                    rows=rows,
-                    problems=problems,
-                    form=ImportForm(initial={"rows": _signed_rows(request, rows)}),
-                )
+                context.update(rows=rows, problems=problems)
+                if not problems:  # "Import all" only for a file without a problem
+                    context["form"] = ImportForm(initial={"rows": _signed_rows(request, rows)})
     return render(request, "clubdata/import_members.html", context, status=status)
 
 

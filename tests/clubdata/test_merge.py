@@ -21,11 +21,13 @@ from scoring.models import Seat
 from tests.conftest import client_for
 from tests.evenings.test_evenings import tap
 from tests.factories import make_member
-from tests.scoring.conftest import toy  # noqa: F401 - the toy game, as a fixture
+from tests.scoring import conftest as scoring_fixtures
 
 FEE = 1_000
 STAKE = 200
 EVENINGS = [date(2026, 10, 1) + timedelta(weeks=n) for n in range(3)]
+
+toy = scoring_fixtures.toy  # the toy game, as a fixture here too
 
 
 def evening_with_greta(club, bo, day):
@@ -42,7 +44,7 @@ def evening_with_greta(club, bo, day):
 
 
 @pytest.fixture
-def greta_came_three_times(club, toy, django_capture_on_commit_callbacks):  # noqa: F811
+def greta_came_three_times(club, toy, django_capture_on_commit_callbacks):
     EveningOptions.objects.create(club=club, fee_ore=FEE)
     bo = make_member(club, "Bo Ek")
     with django_capture_on_commit_callbacks(execute=True):
@@ -65,7 +67,8 @@ def test_a_guest_who_came_three_times_is_merged_into_the_member_he_became(
     greta = make_member(club, "Greta Gran")
     found = merge.plan(club, greta, guest="Greta")
     assert (len(found.seats), len(found.results), len(found.attendees)) == (3, 3, 3)
-    assert found.money_ore == -3 * (FEE + STAKE) and not found.refusals
+    assert found.money_ore == -3 * (FEE + STAKE)
+    assert not found.refusals
 
     with django_capture_on_commit_callbacks(execute=True):
         merge.merge(club, greta, guest="Greta", submission="k1", by=None)
@@ -97,7 +100,7 @@ def test_a_double_tap_merges_once(club, greta_came_three_times):
     assert balance(club, ledger.member_account_key(greta.pk)) == -3 * (FEE + STAKE)
 
 
-def bertil_twice(club, toy):  # noqa: F811
+def bertil_twice(club, toy):
     """Bertil played twice as "Bertil" before someone added him again as "Bertil Berg"."""
     old = make_member(club, "Bertil")
     anna = make_member(club, "Anna")
@@ -112,7 +115,9 @@ def bertil_twice(club, toy):  # noqa: F811
 
 
 def test_a_duplicate_member_with_a_balance_is_merged(
-    club, toy, django_capture_on_commit_callbacks  # noqa: F811
+    club,
+    toy,
+    django_capture_on_commit_callbacks,
 ):
     with django_capture_on_commit_callbacks(execute=True):
         old, anna, games = bertil_twice(club, toy)
@@ -126,7 +131,9 @@ def test_a_duplicate_member_with_a_balance_is_merged(
 
     old.refresh_from_db()
     new.refresh_from_db()
-    assert not old.active and old.left_at is not None and old.user_id is None
+    assert not old.active
+    assert old.left_at is not None
+    assert old.user_id is None
     assert new.user_id == old_user  # his login passes to the member he is
     assert Account.objects.get(key=ledger.member_account_key(old.pk)).closed_at is not None
     assert balance(club, ledger.member_account_key(old.pk)) == 0
@@ -138,7 +145,7 @@ def test_a_duplicate_member_with_a_balance_is_merged(
     assert ledger.verify_books(club) == []
 
 
-def test_a_merge_is_refused_while_his_game_is_open_or_both_sat_in_one_game(club, toy):  # noqa: F811
+def test_a_merge_is_refused_while_his_game_is_open_or_both_sat_in_one_game(club, toy):
     old = make_member(club, "Bertil")
     anna = make_member(club, "Anna")
     game = recording.start_game(club, "toy", [old, anna], None)
@@ -160,7 +167,7 @@ def test_two_attendances_at_one_evening_are_refused(club, greta_came_three_times
 
 
 @pytest.mark.books_tampered
-def test_a_seat_changed_behind_the_apps_back_is_still_caught(club, toy):  # noqa: F811
+def test_a_seat_changed_behind_the_apps_back_is_still_caught(club, toy):
     old, anna, games = bertil_twice(club, toy)
     new = make_member(club, "Bertil Berg")
     other = make_member(club, "Cilla")
@@ -182,7 +189,8 @@ def test_the_merge_pages(club, admin_member, greta_came_three_times):
     client = client_for(admin_member)
     url = reverse("clubdata:member-merge", args=[club.slug])
     page = client.get(url)
-    assert page.status_code == 200 and "Greta" in page.content.decode()
+    assert page.status_code == 200
+    assert "Greta" in page.content.decode()
     confirm = client.get(url, {"guest": "Greta", "into": greta.pk})
     assert confirm.status_code == 200
     submission = confirm.context["form"].initial["submission"]
