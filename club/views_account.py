@@ -1,4 +1,5 @@
-"""Your login: the address for a forgotten password, and the way to change the password.
+"""Your login: the address for a forgotten password, the way to change the password, and
+your own data at each of your clubs to download (``clubdata.mydata``).
 
 Changing and resetting the password are Django's own views (config/urls.py, templates in
 templates/registration/); a reset link can only reach a member who has left an address here.
@@ -17,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from club.forms_account import AccountEmailForm
-from club.models import User
+from club.models import Member, User
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -28,7 +29,13 @@ def account(request: HttpRequest) -> HttpResponse:
         form.save()
         messages.success(request, _("Your e-mail address was saved."))
         return redirect("account")
-    return render(request, "registration/account.html", {"form": form})
+    # "Your data": one line per club, each with the club's download of the member's own data.
+    memberships = (
+        Member.objects.filter(user=request.user, active=True)
+        .select_related("club")
+        .order_by("club__name")
+    )
+    return render(request, "registration/account.html", {"form": form, "memberships": memberships})
 
 
 def lockout(request: HttpRequest, response: HttpResponse | None, credentials: dict | None):
