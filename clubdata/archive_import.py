@@ -583,6 +583,10 @@ def _owed_payload(payload: Any, ids: Ids, where: str) -> Any:
 _GENERIC_IDS = {
     "member": "club.member",
     "members": "club.member",
+    "into": "club.member",  # a merge's (clubdata.merge)
+    "by_member": "club.member",  # an erasure's (clubdata.erase)
+    "results": "league.gameresult",
+    "attendees": "evenings.attendee",
     "user": "club.user",
     "by": "club.user",
     "created_by": "club.user",
@@ -598,8 +602,9 @@ _GENERIC_IDS = {
 
 
 def _generic(value: Any, ids: Ids, where: str, key: str = "") -> Any:
-    """Ids in a record's data of a kind this module does not know in detail (another part's
-    settings or erasure records): ints under the names in ``_GENERIC_IDS``, refs in strings."""
+    """Ids in a record's data of a kind this module does not know field by field (settings,
+    erasures, merges with their seats): ints under the names in ``_GENERIC_IDS``, and the ids
+    in strings (``Ids.ref``: a merged seat's ``posted_to`` account key)."""
     if isinstance(value, dict):
         return {k: _generic(v, ids, where, k) for k, v in value.items()}
     if isinstance(value, list):
@@ -660,8 +665,8 @@ def _record_data(row: dict, ids: Ids, where: str) -> Any:
                 new["member"] = ids.new("club.member", data["member"], where)
             new["key"] = ids.ref(data.get("key"), where)
             return new
-        if row["action"] in (AuditRecord.Action.SEAL, AuditRecord.Action.IMPORT):
-            return data  # the club's Swish number, evening options, a source: no ids
+        if subject in ("club", "evening_options") or row["action"] == AuditRecord.Action.IMPORT:
+            return data  # the club's Swish number, the evening options, a source: no ids
     except (KeyError, TypeError, ValueError):
         raise ArchiveError(f"{where}: the record's data is malformed.") from None
     return _generic(data, ids, where)
