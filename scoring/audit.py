@@ -47,7 +47,8 @@ from collections import defaultdict
 from collections.abc import Iterable
 
 from django.core.exceptions import ValidationError
-from django.db.models import Count, Prefetch, Sum
+from django.db.models import Count, OuterRef, Prefetch, QuerySet, Subquery, Sum
+from django.db.models.functions import Coalesce
 
 from club.models import Club
 from engine.errors import EngineError
@@ -84,7 +85,7 @@ def merged_seats(club: Club) -> dict[tuple[int, int], tuple[str, int]]:
 
 def check_game_money(club: Club) -> list[str]:
     """Every way the club's books disagree with its games, in words (amounts in öre)."""
-    accounts = {account.pk: account for account in Account.objects.filter(club=club)}
+    accounts = {account.pk: account for account in _with_opened(Account.objects.filter(club=club))}
     held = _held_per_game(club, accounts)
     merged = merged_seats(club)
     problems: list[str] = []
@@ -118,27 +119,34 @@ def check_game_money(club: Club) -> list[str]:
 
     for key, amount in pots.pot_moves(club).items():
         left_in_pots[key] += amount
-    for key, amount in opened_pots(club).items():
+    for key, amount in opened_pots(accounts.values()).items():
         left_in_pots[key] += amount
     problems.extend(_pot_differences(accounts.values(), left_in_pots, unknown_pots))
     return problems
 
 
-def opened_pots(club: Club) -> dict[str, int]:
+def _with_opened(accounts: QuerySet[Account]) -> QuerySet[Account]:
+    """The accounts, each with what the club's opening balances put there (``opened_ore``), in
+    the same query."""
+    opened = (
+        Entry.objects.filter(account=OuterRef("pk"), transaction__source=Source.OPENING)
+        .order_by()
+        .values("account_id")
+        .annotate(s=Sum("amount_ore"))
+        .values("s")
+    )
+    return accounts.annotate(opened_ore=Coalesce(Subquery(opened), 0))
+
+
+def opened_pots(accounts: Iterable[Account]) -> dict[str, int]:
     """What the club's opening balances put into each pot and bet account, by key: the paper
     books' tin and open betar (``ledger.opening``; its reversal too, under the same source).
     Like the evenings' moves, money no game moved, which the games then play from."""
-    rows = (
-        Entry.objects.filter(
-            transaction__club=club,
-            transaction__source=Source.OPENING,
-            account__kind__in=(AccountKind.POT, AccountKind.BET),
-        )
-        .values_list("account__key")
-        .annotate(s=Sum("amount_ore"))
-        .order_by()
-    )
-    return {key: total for key, total in rows if total}
+    return {
+        a.key: a.opened_ore
+        for a in accounts
+        if a.kind in (AccountKind.POT, AccountKind.BET) and getattr(a, "opened_ore", 0)
+    }
 
 
 def _pot_differences(
