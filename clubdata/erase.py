@@ -37,7 +37,9 @@ Kept
   rendered on every page from today's names (``ledger.describe``), so they show the
   pseudonym; a memo a treasurer typed, or one written from names (a payment's default memo,
   a transfer, a settle-up payment) keeps the old name where it is shown. The confirm page
-  counts them, and the erasure record lists their transaction ids (not the name).
+  and the erasure record count them (the record never holds the name).
+- The audit chain's earlier seals of his member row (``ledger.ownership``): they hold the
+  Swish number payments went to, as it was, and cannot change without breaking the chain.
 - Games, seats, events, league results and evening attendances: they point at the member by
   id, and the events' lines name players by seat (``s0``), rendered with today's names, so
   nothing there holds his name. A guest's name typed at a table (``Seat.guest_name``,
@@ -46,9 +48,9 @@ Kept
 
 The erasure is an audit record (``erase``, subject ``member:<id>``): when, by whom (the
 admin's member id and login), the pseudonym, what happened to the login, the one-time key
-and the memos kept; never the old name. An admin cannot erase himself here (another admin
-must), nor the club's last admin. A second request (a double tap) finds the member erased and
-changes nothing.
+and how many memos were kept; never the old name. An admin cannot erase himself here
+(another admin must), nor the club's last admin. A second request (a double tap) finds the
+member erased and changes nothing.
 """
 
 from __future__ import annotations
@@ -236,7 +238,7 @@ def erase_member(member: Member, by: Member, key: str = "") -> Member:
                 "by_member": by.pk,
                 "login": login,
                 "key": key,
-                "memos_kept": memos,
+                "memos_kept": len(memos),
             },
         )
     return member

@@ -230,6 +230,9 @@ def test_the_old_name_and_contacts_are_stored_nowhere_but_the_sealed_books(
     assert ("club.member", "name") in where_it_remains(OLD)
     assert ("ledger.account", "name") in where_it_remains(OLD)
     erase.erase_member(member, admin_member)
+    # Two games' memos ("Maja Medlem stakes", "… takes the pot") and the evening's fee.
+    record = AuditRecord.objects.get(club=club, action=AuditRecord.Action.ERASE)
+    assert record.data["memos_kept"] == 3
     # The stored memos of his games and fee name him, and the audit chain seals those memos:
     # they stay as written (pages render them with today's names). Nothing else does.
     assert where_it_remains(OLD) == {("ledger.transaction", "memo"), ("ledger.auditrecord", "data")}
