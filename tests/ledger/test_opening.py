@@ -5,6 +5,8 @@ reversal; shown as such on statements; and the games play from it with the books
 
 from __future__ import annotations
 
+import html
+import re
 from datetime import timedelta
 
 import pytest
@@ -132,7 +134,12 @@ def test_the_page_confirms_the_whole_opening_then_posts_it_once(club, people, tr
     assert "690,50\u00a0kr" in text  # the club's net worth
     assert not Transaction.objects.filter(club=club).exists()  # nothing posted yet
 
-    posted = client.post(page(club), form_data(people, post="1"))
+    # "Post the opening" sends what the confirmation carries, nothing else.
+    carried = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', text))
+    assert carried["pot_kille"] == "340"
+    posted = client.post(
+        page(club), {k: html.unescape(v) for k, v in carried.items()} | {"post": "1"}
+    )
     assert posted.status_code == 302
     again = client.post(page(club), form_data(people, post="1"))  # the double tap
     assert again.status_code == 302
