@@ -17,6 +17,7 @@ import json
 import ledger
 from engine import polskt_pass as engine
 from engine.base import clockwise, left_of, right_of
+from ledger import opening
 from scoring.games import Pad, names_of, register, short_names
 from scoring.models import Game, GameStatus
 
@@ -28,7 +29,9 @@ def start_setup(club, table: int | None = None) -> dict:
     name, and the next free bet id."""
     balances = ledger.game_bet_balances(club, engine.KEY, table=table)
     outstanding = sorted(bet_id for bet_id, balance in balances.items() if balance > 0)
-    owners = _owners(club, set(outstanding), table)
+    # An opened bet (the paper books, ``ledger.opening``) names who put it in on its account;
+    # a game's snapshot, where a bet set or carried there names its owners, wins.
+    owners = opening.bet_owners(club, engine.KEY, table) | _owners(club, set(outstanding), table)
     return {
         "betar": [
             {"id": bet_id, "amount_ore": balances[bet_id], "owners": owners.get(bet_id, [])}

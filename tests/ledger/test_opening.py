@@ -378,6 +378,7 @@ def test_a_polskt_pass_game_sees_the_two_open_betar_with_their_owners(club, peop
     assert [(b["id"], b["amount_ore"]) for b in setup["betar"]] == [(1, 4000), (2, 2500)]
     assert setup["next_bet_id"] == 3
     assert books.bet_owners(club, "polskt_pass") == {1: ["Anna Berg"], 2: ["Bertil Ek"]}
+    assert [b["owners"] for b in setup["betar"]] == [["Anna Berg"], ["Bertil Ek"]]
     players = [people["cecilia"], people["david"], people["erik"]]
     game = recording.start_game(club, "polskt_pass", players, None, setup=setup)
     assert [(b["id"], b["amount_ore"]) for b in game.snapshot["betar"]] == [(1, 4000), (2, 2500)]
