@@ -408,7 +408,7 @@ def repack(files: dict[str, bytes], *, fix_hashes: bool = True) -> bytes:
             if name in files:
                 manifest["files"][name] = archive.sha256(files[name])
                 label = name.removeprefix("data/").removesuffix(".json")
-                with contextlib.suppress(ValueError):
+                with contextlib.suppress(ValueError, RecursionError):
                     manifest["counts"][label] = len(json.loads(files[name]))
         files[archive.MANIFEST] = json.dumps(manifest).encode()
     out = io.BytesIO()
