@@ -7,9 +7,12 @@ class LedgerConfig(AppConfig):
     verbose_name = _("Books")
 
     def ready(self) -> None:
-        from ledger import hooks, ownership, services
+        from ledger import hooks, opening, ownership, services, statements
 
         hooks.connect()
+        # The paper books' opening: its reversal guarded, its line read as such everywhere.
+        opening.connect()
+        services.register_describer(statements.describe_opening)
         # Owners, roles and Swish numbers are sealed as they change, and checked.
         ownership.connect()
         services.register_check(ownership.check_ownership)

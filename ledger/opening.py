@@ -361,11 +361,6 @@ def connect() -> None:
     pre_save.connect(_guard_reversal, sender=Transaction, dispatch_uid="ledger-opening-reversal")
 
 
-# Connected when the books' pages load (``ledger.statements`` imports this module); connecting
-# twice is harmless (dispatch_uid).
-connect()
-
-
 def bet_owners(club: Club, game_key: str, table: int | None = None) -> dict[int, list[str]]:
     """The member named on each bet account of ``game_key`` (at ``table``), by bet number: an
     opened bet names who put it in (a bet a game set names no one: its owners are in that

@@ -113,9 +113,6 @@ def describe_opening(transactions: list[Transaction]) -> dict[Transaction, str]:
     }
 
 
-ledger.register_describer(describe_opening)
-
-
 def _single_line(row: StatementRow) -> Line:
     tx = row.entry.transaction
     return Line(
