@@ -91,7 +91,10 @@ def options_for(club: Club) -> EveningOptions:
 def save_options(club: Club, by: User | None, **fields) -> EveningOptions:
     """Change the club's evening options (fee, what the fee is, the pot policy, prize shares).
     They decide where money goes: every save is sealed in the audit chain, in its transaction
-    (``seal_options``, a ``post_save`` receiver), and ``check_options_sealed`` compares."""
+    (``seal_options``, a ``post_save`` receiver), and ``check_options_sealed`` compares. A fee
+    above the club's ceiling on single amounts is refused (``ledger.check_amount``)."""
+    if "fee_ore" in fields:
+        ledger.check_amount(fields["fee_ore"], club)
     with transaction.atomic():
         options = options_for(club)
         for name, value in fields.items():

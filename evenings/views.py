@@ -178,7 +178,7 @@ def evening_summary(request: HttpRequest, evening_id: int) -> HttpResponse:
         if n.attendee.member_id
     } | {"cash": request.club.swish_number}
     message = _("%(club)s: evening %(date)s") % {"club": request.club.name, "date": evening.date}
-    rows = payment_rows(services.tonight_plan(evening), names, numbers, message)
+    rows = payment_rows(services.tonight_plan(evening), names, numbers, message, club=request.club)
     context = {
         "evening": evening,
         "nights": nights,
@@ -209,16 +209,20 @@ def evening_options(request: HttpRequest) -> HttpResponse:
     }
     form = OptionsForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
-        services.save_options(
-            request.club,
-            request.user,
-            fee_ore=form.cleaned_data["fee"] or 0,
-            fee_kind=form.cleaned_data["fee_kind"],
-            pot_policy=form.cleaned_data["pot_policy"],
-            prize_percents=form.cleaned_data["prize_percents"],
-        )
-        messages.success(request, _("Saved."))
-        return redirect("evenings:list", club_slug=request.club.slug)
+        try:
+            services.save_options(
+                request.club,
+                request.user,
+                fee_ore=form.cleaned_data["fee"] or 0,
+                fee_kind=form.cleaned_data["fee_kind"],
+                pot_policy=form.cleaned_data["pot_policy"],
+                prize_percents=form.cleaned_data["prize_percents"],
+            )
+        except ValidationError as error:  # a fee above the club's ceiling
+            form.add_error("fee", error)
+        else:
+            messages.success(request, _("Saved."))
+            return redirect("evenings:list", club_slug=request.club.slug)
     return render(
         request, "evenings/options.html", {"form": form}, status=422 if form.is_bound else 200
     )

@@ -65,7 +65,7 @@ class DuesRun:
 def save_plan(club: Club, fee_ore: int, interval: str, active: bool) -> DuesPlan:
     """Set the club's fee; a fee above the ceiling (``ledger.check_amount``) is refused here,
     not member by member in the nightly run."""
-    ledger.check_amount(fee_ore)
+    ledger.check_amount(fee_ore, club)
     if fee_ore <= 0:
         raise ValidationError(_("The fee must be more than 0."), code="zero")
     plan, _created = DuesPlan.objects.update_or_create(

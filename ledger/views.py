@@ -239,7 +239,9 @@ def _settle_context(request: HttpRequest) -> dict:
     with_club = {**balances, "cash": -total} if total else dict(balances)
     debtors = sorted((a for a in accounts if a.balance_ore), key=lambda a: a.name)
     mode = request.GET.get("mode", "all")
-    one_form = SettleOneForm(request.GET if mode == "one" else None, accounts=debtors, prefix="one")
+    one_form = SettleOneForm(
+        request.GET if mode == "one" else None, accounts=debtors, club=request.club, prefix="one"
+    )
     plan: list = []
     try:
         if mode == "treasury":
@@ -255,7 +257,7 @@ def _settle_context(request: HttpRequest) -> dict:
     except settle.SettlementError as error:
         messages.error(request, str(error))
     message = _("%(club)s: settle-up") % {"club": request.club.name}
-    rows = payment_rows(plan, names, numbers, message)
+    rows = payment_rows(plan, names, numbers, message, club=request.club)
     return {
         "rows": rows,
         "mode": mode,
@@ -306,7 +308,7 @@ def dues_plan(request: HttpRequest) -> HttpResponse:
         if plan
         else {"interval": DuesPlan.Interval.YEARLY, "active": True}
     )
-    form = DuesPlanForm(request.POST or None, initial=initial)
+    form = DuesPlanForm(request.POST or None, initial=initial, club=request.club)
     if request.method == "POST":
         if not form.is_valid():
             return _dues_page(request, form, status=422)
