@@ -824,6 +824,25 @@ def registered_checks() -> tuple[BookCheck, ...]:
     return tuple(_BOOK_CHECKS)
 
 
+# Notices: what a treasurer should know but that is not wrong, e.g. a game recorded before the
+# engine knew the cards that holds a fact the engine now refuses (it replays as it was recorded).
+# ``check_ledger`` prints them apart and they do not make it fail.
+_NOTICES: list[BookCheck] = []
+
+
+def register_notice(notice: BookCheck) -> BookCheck:
+    """Have ``manage.py check_ledger`` print ``notice(club)``'s lines for every club, as notes
+    that do not fail the check. Registering the same function twice runs it once."""
+    if notice not in _NOTICES:
+        _NOTICES.append(notice)
+    return notice
+
+
+def book_notices(club: Club) -> list[str]:
+    """What every registered notice says about the club."""
+    return [line for notice in _NOTICES for line in notice(club)]
+
+
 def verify_registered(club: Club) -> list[str]:
     """The problems every registered check finds in the club's books."""
     return [problem for check in _BOOK_CHECKS for problem in check(club)]

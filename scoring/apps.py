@@ -17,6 +17,8 @@ class ScoringConfig(AppConfig):
         ledger.register_check(audit.check_game_events)
         # …and that the league holds every finished game's results, or still owes them.
         ledger.register_check(audit.check_game_results)
+        # Games marked as recorded before the engines knew the cards: named, not failed.
+        ledger.register_notice(audit.legacy_fact_notices)
         # The memos of game money, in the reader's language from the events' lines.
         ledger.register_describer(messages.describe_game_money)
         # What a club evening's board shows of the games at its tables.

@@ -353,3 +353,21 @@ def check_game_results(club: Club) -> list[str]:
         if ref not in owed and _GAME_ID_REF.fullmatch(ref)  # the refs scoring writes
     ]
     return problems
+
+
+def legacy_fact_notices(club) -> list[str]:
+    """The club's games recorded before the engines knew the cards (issue 25) that hold a fact
+    an engine now refuses: the data migration ``scoring.0011_legacy_facts`` marked them
+    (``setup["legacy_facts"]``) so that they replay as they were recorded, and ``check_ledger``
+    names them as notes (not failures): their money is what was played and paid at the table.
+    One query."""
+    games = (
+        Game.objects.filter(club=club, setup__legacy_facts=True)
+        .order_by("pk")
+        .values_list("pk", "game_key", "started_at")
+    )
+    return [
+        f"game {pk} ({key}, {started:%Y-%m-%d}) was recorded before the engine knew the cards "
+        "and holds a fact it now refuses; it replays as recorded"
+        for pk, key, started in games
+    ]
