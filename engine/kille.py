@@ -55,6 +55,32 @@ standings by net money won (placement 1 = most; ``Standing.score`` in öre) and
 ``league_details[p]["pots_won"]``. Whatever is in the pot stays in the club's pot account; the
 next evening's ``new_game(..., pot_ore=…)`` starts with it.
 
+What no table can produce (issue 25: every fact of a deal agrees with the Kille deck — 21 ranks,
+two of each, five cards dealt to each player one by one — and with every other fact of the deal);
+each is refused with a message naming the cards and players:
+
+1. A card exists twice. No rank is seen more than twice in one deal, counting the cards played
+   in the recorded tricks and the cards shown at the end together (``check_copies``): three
+   equal cards at a showing, or a card shown that two others already played, are refused.
+2. A folded player is out: he stays or folds once, cannot fold after staying, exchanges nothing,
+   plays no card, takes no trick (the fourth trick included) and shows no card; the knocker
+   does not fold. Every player still in plays one card to each trick and shows one card.
+3. Each player holds five cards: four tricks and one card shown. The exchange gives at most two
+   cards to each player still in, which the talong always holds (42 − 5 × 6 = 12 = 2 × 6).
+4. The play follows the cards: förhand leads the first trick, the winner of each trick (the
+   highest card, the later of two equal highest) leads the next, and the play rule (overtake
+   or equal if you can, else play your lowest) holds against every card the player shows later
+   in the deal — in a later trick or at the showing (``check_tricks``).
+5. The fourth-trick winner, when tapped after the first three tricks were recorded card by card
+   (the winner of the third leads the fourth), is a player the cards let take it: his
+   fourth-trick card was in his hand at the earlier tricks (so it is below every card he
+   played under and not below the card he played instead), and with the last cards shown,
+   nobody after him in the trick can hold a card that reaches his (``fourth_trick_winners``;
+   checked when tapped and again at the showing). Added by issue 25: a game stored before it
+   replays with ``new_game(..., legacy_facts=True)``, which skips this check only.
+6. The showing round goes clockwise from the fourth-trick winner among the players still in; the
+   one who lays up first is the player whose turn it was, the others having said bud.
+
 Every deal that ends leaves a ``DealRow`` in ``State.deals`` (what happened and who paid what);
 ``State.won_ore`` is each player's net over the evening. Card names are the ``KilleRank`` labels
 (``"blaren"``, ``"7"``, ``"värdshus"``); anything ``parse_kille_card`` reads is accepted.
@@ -200,6 +226,9 @@ class State:
     log: tuple[Line, ...] = ()
     league_details: dict[str, dict[str, int]] = field(default_factory=dict)
     implied_stays: bool = False  # recorded before staying was an event (see the docstring)
+    legacy_facts: bool = (
+        False  # recorded before issue 25's checks (see "What no table can produce")
+    )
 
 
 _STATE_FIELDS = frozenset(f.name for f in fields(State))
@@ -446,6 +475,95 @@ def _refuse_play(templates: tuple[str, str], where: int | None, **params: Any) -
     raise IllegalEvent(templates[1], **params, trick=where)
 
 
+def fourth_trick_winners(
+    tricks: Sequence[Sequence[tuple[str, KilleRank]]],
+    last: Mapping[str, KilleRank] | None = None,
+) -> frozenset[str]:
+    """Who can have taken the fourth trick when the first three are known (the winner of the
+    third leads it) and, if given, everyone's last card.
+
+    A player's fourth-trick card was in his hand at every earlier trick: where he played under
+    the highest card there, it is below that card and not below the one he played (he could not
+    overtake and played his lowest). In the fourth trick he holds that card and his last card,
+    and the play rule holds: a player who plays under the highest card so far holds no card that
+    reaches it and plays the lower of his two. The search is over the highest card so far, so
+    it is small; a fourth-trick card needs a copy the recorded cards have left (each on its own:
+    two fourth-trick cards of the same rank are not counted against each other)."""
+    used = Counter(rank for trick in tricks for _p, rank in trick)
+    used.update((last or {}).values())
+    spare = [rank for rank in KilleRank if used[rank] < COPIES]
+    order = [player for player, _rank in tricks[-1]]
+    best = max(rank for _p, rank in tricks[-1])
+    leader = [p for p, rank in tricks[-1] if rank == best][-1]
+    order = order[order.index(leader) :] + order[: order.index(leader)]
+    low: dict[str, int] = dict.fromkeys(order, 0)
+    high: dict[str, int] = dict.fromkeys(order, len(KilleRank))  # exclusive
+    for trick in tricks:
+        highest: KilleRank | None = None
+        for player, rank in trick:
+            if highest is not None and rank < highest:
+                low[player] = max(low[player], rank)
+                high[player] = min(high[player], highest)
+            highest = rank if highest is None else max(highest, rank)
+    may_hold = {p: [r for r in spare if low[p] <= r < high[p]] for p in order}
+
+    def stays_under(player: str, highest: int) -> bool:
+        """He can play under ``highest``: a card below it, and his last card below it too and
+        not below the card he plays."""
+        if last is None:
+            return any(r < highest for r in may_hold[player])
+        kept = last[player]
+        return kept < highest and any(r <= kept for r in may_hold[player])
+
+    winners = set()
+    for winner in order:
+        position = order.index(winner)
+        # Before him: the highest card so far, each player overtaking (raising it) or not.
+        reach = set(may_hold[order[0]]) if position else {-1}
+        for player in order[1:position]:
+            reach = {h for h in reach if stays_under(player, h)} | {
+                r for h in reach for r in may_hold[player] if r >= h
+            }
+        # He overtakes with the highest card he may hold; nobody after him reaches it.
+        for h in sorted(reach):
+            tops = [r for r in may_hold[winner] if r >= h]
+            if tops and all(stays_under(p, max(tops)) for p in order[position + 1 :]):
+                winners.add(winner)
+                break
+    return frozenset(winners)
+
+
+def _check_fourth_trick(
+    state: State, player: str, last: Mapping[str, KilleRank] | None = None
+) -> None:
+    """Issue 25: with the first three tricks recorded, the fourth-trick winner must be someone
+    the cards let take it."""
+    if state.legacy_facts or len(state.tricks) != TRICKS - 1:
+        return
+    if player in fourth_trick_winners(_known_plays(state), last):
+        return
+    assert state.leader is not None
+    if last is None:
+        raise IllegalEvent(
+            _(
+                "{player} cannot have taken the fourth trick: {leader} led it, and the cards "
+                "played in the first three tricks leave {player} no card that wins it under the "
+                "play rule"
+            ),
+            player=player,
+            leader=state.leader,
+        )
+    raise IllegalEvent(
+        _(
+            "{player} cannot have taken the fourth trick: {leader} led it, and the cards played "
+            "in the first three tricks and shown at the end leave {player} no card that wins it "
+            "under the play rule"
+        ),
+        player=player,
+        leader=state.leader,
+    )
+
+
 # --- the game --------------------------------------------------------------------------------
 
 
@@ -455,9 +573,12 @@ def new_game(
     first_dealer: str | None = None,
     pot_ore: int = 0,
     implied_stays: bool = False,
+    legacy_facts: bool = False,
 ) -> State:
     """``implied_stays``: replay a game recorded before staying was an event of the fold round
-    (a fold may skip players, who stayed; the exchange or a call closes the round)."""
+    (a fold may skip players, who stayed; the exchange or a call closes the round).
+    ``legacy_facts``: replay a game recorded before the checks marked (issue 25) in "What no
+    table can produce", which are then skipped."""
     seated, dealer = seat_players(players, "Kille", MIN_PLAYERS, MAX_PLAYERS, first_dealer)
     if not is_whole(pot_ore) or pot_ore < 0:
         raise IllegalEvent(
@@ -478,6 +599,7 @@ def new_game(
         won_ore=dict.fromkeys(seated, 0),
         pots_won=dict.fromkeys(seated, 0),
         implied_stays=bool(implied_stays),
+        legacy_facts=bool(legacy_facts),
     )
     return _with_turn(state)
 
@@ -897,6 +1019,7 @@ def _on_fourth_trick(state: State, event: Mapping[str, Any]) -> State:
         )
     if player not in state.active:
         raise IllegalEvent(_("{player} has folded and took no trick"), player=player)
+    _check_fourth_trick(state, player)
     return _to_showing(
         _update(state, log=(Line(_("{player} took the fourth trick"), player=player),)), player
     )
@@ -928,6 +1051,9 @@ def _on_reveal(state: State, event: Mapping[str, Any]) -> State:
     check_copies([*(rank for trick in known for _p, rank in trick), *cards.values()])
     if known:
         check_tricks(known, cards)
+    assert state.fourth_trick is not None
+    if len(known) == TRICKS - 1:  # the fourth trick was tapped after three recorded tricks
+        _check_fourth_trick(state, state.fourth_trick, cards)
     assert state.first_shower is not None
     assert state.fourth_trick is not None
     settlement = settle_showing(

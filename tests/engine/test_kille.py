@@ -434,6 +434,77 @@ def test_the_fourth_trick_winner_can_be_named_without_the_tricks():
     assert "knock" in table.refused("knock", "c")
 
 
+# --- what no table can produce (issue 25) ------------------------------------------------------
+
+# Three players, a deals, b förhand. Worked by hand from the play rule:
+# trick 1, b leads kille: c plays 1 and a husar under it, so every later card of c is in
+#   1 … 12-and-värdshus-less-than-kille and every later card of a is husar or gök;
+# trick 2, b leads värdshus: c plays 3 under it (his later cards 3 … under värdshus), a
+#   overtakes with gök and leads;
+# trick 3, a leads husar (the second husar), b plays 5 under it (his later cards 5 … under
+#   husar), c plays 4; a leads the fourth trick.
+# a's fourth-trick card is husar or gök, and both husars are played: it is the last gök. b holds
+# nothing above svin and c nothing above 12, so only a can take the fourth trick.
+THREE_TRICKS_ONLY_A = (
+    {"b": "kille", "c": "1", "a": "husar"},
+    {"b": "värdshus", "c": "3", "a": "gök"},
+    {"a": "husar", "b": "5", "c": "4"},
+)
+
+
+def test_the_fourth_trick_goes_to_a_player_the_recorded_tricks_let_take_it():
+    table = three_players_to_the_tricks()
+    for cards in THREE_TRICKS_ONLY_A:
+        table("trick", cards=cards)
+    assert table.state.leader == "a"
+    assert k.fourth_trick_winners(k._known_plays(table.state)) == {"a"}
+    message = table.refused("fourth_trick", "c")
+    assert "c cannot have taken the fourth trick: a led it" in message
+    assert "fourth_trick" not in message.replace("fourth trick", "")
+    table.refused("fourth_trick", "b")
+    table("fourth_trick", "a")
+    assert table.state.phase == "showing"
+
+
+def test_the_fourth_trick_winner_is_checked_again_against_the_cards_shown():
+    # TRICKS_3's first three tricks: a leads the fourth holding two of kransen … gök, b and c
+    # unbound, so b may take it (c staying under with low cards). But c shows the second kille:
+    # holding it in the fourth trick he would have overtaken or equalled whatever b played.
+    table = three_players_to_the_tricks()
+    for cards in TRICKS_3[:3]:
+        table("trick", cards=cards)
+    table("fourth_trick", "b")
+    table.calls("b show")
+    message = table.refused("reveal", cards={"a": "4", "b": "2", "c": "kille"})
+    assert "b cannot have taken the fourth trick" in message
+    assert "shown at the end" in message
+    table("reveal", cards={"a": "4", "b": "2", "c": "1"})
+    assert table.state.deals[-1].winner is not None
+
+
+def test_a_game_stored_before_the_fourth_trick_check_replays_with_legacy_facts():
+    state = k.new_game(("a", "b", "c"), pot_ore=kr(6), legacy_facts=True)
+    assert state.legacy_facts
+    for kind, player in (("knock", "b"), ("stay", "c"), ("stay", "a"), ("knock", "b")):
+        state = k.apply(state, {"type": kind, "player": player})
+    for cards in THREE_TRICKS_ONLY_A:
+        state = k.apply(state, {"type": "trick", "cards": cards})
+    state = k.apply(state, {"type": "fourth_trick", "player": "c"})
+    assert state.fourth_trick == "c"
+    # The older checks still hold: b played 5 under husar in trick 3, so he held no kille.
+    state = k.apply(state, {"type": "show", "player": "c"})
+    with pytest.raises(IllegalEvent, match="b played 5 in trick 3"):
+        k.apply(state, {"type": "reveal", "cards": {"a": "gök", "b": "kille", "c": "4"}})
+
+
+def test_a_folded_player_takes_no_trick_and_shows_no_card():
+    table = started().calls("b knock", "c fold", "d stay", "a stay", "b knock")
+    assert "folded" in table.refused("fourth_trick", "c")
+    table("fourth_trick", "d")
+    table.calls("d show")
+    assert "folded" in table.refused("reveal", cards={"a": "1", "b": "2", "c": "3", "d": "4"})
+
+
 # --- the showing (Spelarna anger om de vill visa; K4, K5, K7, K8) -------------------------------
 
 
