@@ -42,13 +42,23 @@ nothing of drives; these are the classic British drive's rules, with the choices
   are listed. The prizes add up to the pool exactly; a list of more prizes than players is
   refused.
 
+- **Corrections** (``correct_round``): a table's report can be corrected at any time, the
+  drive's last round included; the correction replaces the result, never the seats the players
+  already took. The players sat where the page told them, so a round that a table has begun
+  reporting keeps its seating. Only the round after the corrected one, when it is seated but no
+  table has reported it yet, is seated again from the corrected results (the winners may now
+  be the other pair, and the movement follows the winners): ``Round.reseated_from`` keeps the
+  seats it replaced, and ``reseated`` names who moves. The tricks, the standings and the
+  prizes are always the sums of the results as corrected.
+
 The drive is plain frozen data (``Drive``, ``Round``, ``Result``); ``record_round`` returns a new
 drive. A round's seating is fixed when the round before it is complete, so a table's report
 names its round: a second tap, or a phone that missed the move, is refused rather than counted
 in the next round.
 
-API: ``new_drive``, ``record_round``, ``seating`` (player → (table, seat)), ``partners``,
-``tricks``, ``standings`` (``engine.base.Standing``), ``prizes``, ``drive_prizes``.
+API: ``new_drive``, ``record_round``, ``correct_round``, ``reseated``, ``seating`` (player →
+(table, seat)), ``partners``, ``tricks``, ``standings`` (``engine.base.Standing``), ``prizes``,
+``drive_prizes``.
 """
 
 from __future__ import annotations
@@ -149,6 +159,8 @@ class Round:
     number: int
     tables: tuple[tuple[str, str, str, str], ...]
     results: tuple[Result, ...] = ()
+    # The seats this round had before a correction of the round before re-seated it.
+    reseated_from: tuple[tuple[str, str, str, str], ...] | None = None
 
     @property
     def complete(self) -> bool:
@@ -228,6 +240,19 @@ def record_round(
         raise IllegalEvent(
             _("table {table} is already recorded in round {round}"), table=table, round=round_no
         )
+    result = _result(drive, table, ns_tricks, ew_tricks, last_deal)
+    played = replace(current, results=(*current.results, result))
+    rounds = (*drive.rounds[:-1], played)
+    if played.complete and len(rounds) < drive.rules.rounds:
+        rounds = (*rounds, Round(played.number + 1, _move(played)))
+    return replace(drive, rounds=rounds)
+
+
+def _result(
+    drive: Drive, table: int, ns_tricks: Any, ew_tricks: Any, last_deal: str | None
+) -> Result:
+    """A table's report checked against the rules: whole tricks adding up to the round's deals,
+    and on a tie the pair that took the last deal."""
     if not (is_whole(ns_tricks) and is_whole(ew_tricks) and ns_tricks >= 0 and ew_tricks >= 0):
         raise IllegalEvent(
             _("tricks must be whole numbers, 0 or more, not {ns} and {ew}"),
@@ -257,13 +282,66 @@ def record_round(
             )
     else:
         last_deal = None  # the totals decide; the last deal is not kept
-    played = replace(
-        current, results=(*current.results, Result(table, ns_tricks, ew_tricks, last_deal))
+    return Result(table, ns_tricks, ew_tricks, last_deal)
+
+
+def correct_round(
+    drive: Drive,
+    round_no: int,
+    table: int,
+    ns_tricks: int,
+    ew_tricks: int,
+    last_deal: str | None = None,
+) -> Drive:
+    """Table ``table``'s report of round ``round_no`` corrected (see "Corrections" above): the
+    result replaced, and the next round seated again if no table has reported it yet."""
+    tables = drive.table_count
+    if not is_whole(table) or not 1 <= table <= tables:
+        raise IllegalEvent(
+            _("there is no table {table}: the drive has tables 1 to {tables}"),
+            table=repr(table),
+            tables=tables,
+        )
+    _check_round(drive, round_no, for_seating=True)
+    corrected = drive.rounds[round_no - 1]
+    if corrected.result(table) is None:
+        raise IllegalEvent(
+            _("table {table} has not reported round {round}: there is nothing to correct"),
+            table=table,
+            round=round_no,
+        )
+    result = _result(drive, table, ns_tricks, ew_tricks, last_deal)
+    corrected = replace(
+        corrected,
+        results=tuple(result if r.table == table else r for r in corrected.results),
     )
-    rounds = (*drive.rounds[:-1], played)
-    if played.complete and len(rounds) < drive.rules.rounds:
-        rounds = (*rounds, Round(played.number + 1, _move(played)))
-    return replace(drive, rounds=rounds)
+    rounds = list(drive.rounds)
+    rounds[round_no - 1] = corrected
+    if round_no < len(rounds) and not rounds[round_no].results:
+        following = rounds[round_no]
+        seats = _move(corrected)
+        if seats != following.tables:
+            before = following.reseated_from or following.tables
+            rounds[round_no] = replace(
+                following, tables=seats, reseated_from=None if seats == before else before
+            )
+    return replace(drive, rounds=tuple(rounds))
+
+
+def reseated(drive: Drive, round_no: int) -> dict[str, tuple[tuple[int, str], tuple[int, str]]]:
+    """Who moves because a correction seated round ``round_no`` again: player → (the table and
+    seat he was given first, the one he has now); only the players whose place changed."""
+    _check_round(drive, round_no, for_seating=True)
+    round_ = drive.rounds[round_no - 1]
+    if round_.reseated_from is None:
+        return {}
+    first = {
+        player: (table, seat)
+        for table, seats in enumerate(round_.reseated_from, start=1)
+        for seat, player in zip(SEATS, seats, strict=True)
+    }
+    now = seating(drive, round_no)
+    return {p: (first[p], now[p]) for p in drive.players if first[p] != now[p]}
 
 
 def seating(drive: Drive, round_no: int) -> dict[str, tuple[int, str]]:

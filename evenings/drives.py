@@ -8,6 +8,13 @@ tables' reports and turns the engine's answers into pages and money.
   by the engine against everything reported before, then stored (``DriveReport``, unique per
   drive, round and table: a double tap stores one). The state is always the engine's replay of
   the reports, so nothing else is stored that could disagree.
+- ``correct(drive, round_no, table, ns, ew, last_deal)``: a table's round reported wrongly,
+  corrected: a new ``DriveReport`` that supersedes the last one for that table and round (the
+  rows stay; the replay applies the correction where it was made). The engine keeps the seats
+  the players already took and seats the next round again only if no table has reported it
+  yet; the page then names who moves. A correction after the last round takes the prizes back
+  (a reversal) and pays them again by the corrected places, and sends the places to the league
+  again.
 - ``where_to_sit(drive)``: each player's table and seat in the round being played, and his
   partner: what the board and each phone show between rounds.
 - When the last table of the last round reports, the prizes are paid from the evening's prize
@@ -101,9 +108,8 @@ def state(drive: Drive) -> engine.Drive:
     )
     current = engine.new_drive(drive.players, rules)
     for r in drive.reports.order_by("id"):
-        current = engine.record_round(
-            current, r.round_no, r.table, r.ns_tricks, r.ew_tricks, r.last_deal or None
-        )
+        apply = engine.correct_round if r.supersedes_id else engine.record_round
+        current = apply(current, r.round_no, r.table, r.ns_tricks, r.ew_tricks, r.last_deal or None)
     return current
 
 
@@ -145,6 +151,104 @@ def report(
             pay_prizes(drive, after, by)
             send_to_league(drive, after)
     return stored
+
+
+def correct(
+    drive: Drive,
+    round_no: int,
+    table: int,
+    ns_tricks: int,
+    ew_tricks: int,
+    last_deal: str | None,
+    by: User | None,
+) -> DriveReport:
+    """Correct one table's round: a new report superseding the one it corrects. After the last
+    round the prizes are paid again by the corrected places."""
+    with transaction.atomic():
+        Club.objects.select_for_update().filter(pk=drive.evening.club_id).first()
+        if not drive.evening.is_open:
+            raise EveningError(_("This evening is closed."), code="closed")
+        latest = (
+            DriveReport.objects.filter(
+                drive=drive, round_no=round_no, table=table, superseded_by__isnull=True
+            )
+            .order_by("-id")
+            .first()
+        )
+        last_deal = (last_deal or "") if ns_tricks == ew_tricks else ""
+        if latest is not None and (latest.ns_tricks, latest.ew_tricks, latest.last_deal) == (
+            ns_tricks,
+            ew_tricks,
+            last_deal,
+        ):
+            return latest  # the same result again: nothing to correct (or a double tap)
+        before = state(drive)
+        try:
+            after = engine.correct_round(
+                before, round_no, table, ns_tricks, ew_tricks, last_deal or None
+            )
+        except EngineError as error:
+            raise refusal(error) from None
+        try:
+            with transaction.atomic():
+                stored = DriveReport.objects.create(
+                    drive=drive,
+                    round_no=round_no,
+                    table=table,
+                    ns_tricks=ns_tricks,
+                    ew_tricks=ew_tricks,
+                    last_deal=last_deal,
+                    recorded_by=by,
+                    supersedes=latest,
+                )
+        except IntegrityError:  # the same correction from a second phone
+            return DriveReport.objects.get(supersedes=latest)
+        if after.finished:
+            repay_prizes(drive, after, stored, by)
+            send_to_league(drive, after)
+    return stored
+
+
+def repay_prizes(
+    drive: Drive, finished: engine.Drive, correction: DriveReport, by: User | None
+) -> Transaction | None:
+    """The prizes after a correction of a finished drive: unchanged amounts stay paid; others
+    are taken back (a reversal of the payment) and paid again from the same pool by the
+    corrected places."""
+    if not drive.prizes_id:
+        return pay_prizes(drive, finished, by)
+    paid = drive.prizes
+    pool = prize_pool(drive.evening)
+    entries = list(paid.entries.all())
+    pool_ore = -sum(e.amount_ore for e in entries if e.account_id == pool.pk)
+    won = engine.drive_prizes(finished, pool_ore)
+    attendees = Attendee.objects.select_related("member", "evening__club").in_bulk(
+        [int(p) for p in won]
+    )
+    legs = [(pool, -pool_ore)]
+    legs += [(attendee_account(attendees[int(p)]), amount) for p, amount in won.items()]
+    now = {account.pk: amount for account, amount in legs}
+    if now == {e.account_id: e.amount_ore for e in entries}:
+        return paid
+    ledger.reverse(
+        paid,
+        _("Whist drive %(date)s: prizes taken back, round %(round)s corrected")
+        % {"date": drive.evening.date, "round": correction.round_no},
+        by,
+    )
+    tx = ledger.post(
+        drive.evening.club,
+        legs,
+        _("Whist drive %(date)s: prizes") % {"date": drive.evening.date},
+        Source.EVENING,
+        by,
+        date=drive.evening.date,
+        key=f"{drive.ref}:prizes:{correction.pk}",
+        ref=f"{drive.ref}:prizes",
+    )
+    drive.prizes = tx
+    drive.save(update_fields=["prizes"])
+    return tx
 
 
 def send_to_league(drive: Drive, finished: engine.Drive) -> None:
@@ -212,6 +316,37 @@ class Place:
 
 
 @dataclass(frozen=True)
+class Move:
+    """A player whose seat changed because a correction seated the round again."""
+
+    name: str
+    was_table: int
+    was_seat_code: str
+    table: int
+    seat_code: str
+
+    @property
+    def was_seat(self) -> str:
+        return str(SEAT_NAMES[self.was_seat_code])
+
+    @property
+    def seat(self) -> str:
+        return str(SEAT_NAMES[self.seat_code])
+
+
+@dataclass(frozen=True)
+class Reported:
+    """One table's result of a round as it stands (corrected or not)."""
+
+    round_no: int
+    table: int
+    ns_tricks: int
+    ew_tricks: int
+    last_deal: str
+    corrected: bool
+
+
+@dataclass(frozen=True)
 class Ranked:
     placement: int
     name: str
@@ -247,7 +382,28 @@ def page(drive: Drive) -> dict:
         for s in engine.standings(current)
     ]
     waiting = current.rounds[-1].waiting if round_no is not None else ()
+    moves = []
+    if round_no is not None:
+        moves = [
+            Move(names[p], was[0], was[1], now[0], now[1])
+            for p, (was, now) in engine.reseated(current, round_no).items()
+        ]
+    corrected = set(drive.reports.filter(supersedes__isnull=False).values_list("round_no", "table"))
+    reported = [
+        Reported(
+            r.number,
+            res.table,
+            res.ns_tricks,
+            res.ew_tricks,
+            res.last_deal or "",
+            (r.number, res.table) in corrected,
+        )
+        for r in current.rounds
+        for res in sorted(r.results, key=lambda res: res.table)
+    ]
     return {
+        "moves": moves,
+        "reported": reported,
         "drive": drive,
         "state": current,
         "round_no": round_no,

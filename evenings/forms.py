@@ -219,3 +219,26 @@ class DriveReportForm(forms.Form):
     def __init__(self, *args, waiting=(), **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["table"].choices = [(t, str(t)) for t in waiting]
+
+
+class DriveCorrectionForm(forms.Form):
+    """A table's round reported wrongly: the round, the table and the tricks as they were."""
+
+    prefix = "correct"
+
+    round_no = forms.TypedChoiceField(label=_("Round"), coerce=int)
+    table = forms.TypedChoiceField(label=_("Table"), coerce=int)
+    ns_tricks = forms.IntegerField(label=_("Tricks N/S"), min_value=0, max_value=24 * 13)
+    ew_tricks = forms.IntegerField(label=_("Tricks E/W"), min_value=0, max_value=24 * 13)
+    last_deal = forms.ChoiceField(
+        label=_("On a tie: who took the last deal"),
+        required=False,
+        choices=[("", "–"), ("ns", _("N/S")), ("ew", _("E/W"))],
+    )
+
+    def __init__(self, *args, rounds=(), tables=0, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["round_no"].choices = [(r, str(r)) for r in rounds]
+        if rounds:
+            self.initial.setdefault("round_no", rounds[-1])
+        self.fields["table"].choices = [(t, str(t)) for t in range(1, tables + 1)]

@@ -213,7 +213,9 @@ class Drive(models.Model):
 
 
 class DriveReport(models.Model):
-    """One table's tricks in one round, as the table reported them: append-only, once."""
+    """One table's tricks in one round, as the table reported them: append-only. A correction
+    is a new row that ``supersedes`` the one it corrects (each row is corrected at most once, so
+    the rows of a table's round form one chain; the row nobody supersedes is the result)."""
 
     drive = models.ForeignKey(Drive, on_delete=models.CASCADE, related_name="reports")
     round_no = models.PositiveSmallIntegerField()
@@ -225,12 +227,19 @@ class DriveReport(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+"
     )
     recorded_at = models.DateTimeField(default=timezone.now)
+    supersedes = models.OneToOneField(
+        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="superseded_by"
+    )
 
     class Meta:
         ordering = ["drive", "id"]
         constraints = [
+            # The first report of a table's round, once (a double tap stores one); corrections
+            # are chained by ``supersedes``, itself unique.
             models.UniqueConstraint(
-                fields=["drive", "round_no", "table"], name="evenings_drive_report_once"
+                fields=["drive", "round_no", "table"],
+                condition=models.Q(supersedes__isnull=True),
+                name="evenings_drive_report_once",
             ),
         ]
 

@@ -19,6 +19,7 @@ from engine import registry, whist_drive
 from evenings import board, card, drives, pots, services
 from evenings.forms import (
     CheckInForm,
+    DriveCorrectionForm,
     DriveReportForm,
     DriveStartForm,
     OpenEveningForm,
@@ -236,6 +237,7 @@ def evening_drive(request: HttpRequest, evening_id: int) -> HttpResponse:
     drive = evening.drives.order_by("-pk").first()
     start_form = DriveStartForm(evening=evening)
     report_form = None
+    correction_form = None
     status = 200
     if request.method == "POST":
         _host(request)
@@ -253,6 +255,33 @@ def evening_drive(request: HttpRequest, evening_id: int) -> HttpResponse:
                 except ValidationError as error:
                     start_form.add_error(None, error)
                 else:
+                    return redirect(request.path)
+            status = 422
+        elif "correct-round_no" in request.POST:
+            current = drives.state(drive)
+            correction_form = DriveCorrectionForm(
+                request.POST, rounds=_reported_rounds(current), tables=current.table_count
+            )
+            if correction_form.is_valid():
+                data = correction_form.cleaned_data
+                try:
+                    drives.correct(
+                        drive,
+                        data["round_no"],
+                        data["table"],
+                        data["ns_tricks"],
+                        data["ew_tricks"],
+                        data["last_deal"] or None,
+                        request.user,
+                    )
+                except ValidationError as error:
+                    correction_form.add_error(None, error)
+                else:
+                    messages.success(
+                        request,
+                        _("Round %(round)s at table %(table)s corrected.")
+                        % {"round": data["round_no"], "table": data["table"]},
+                    )
                     return redirect(request.path)
             status = 422
         else:
@@ -286,8 +315,19 @@ def evening_drive(request: HttpRequest, evening_id: int) -> HttpResponse:
         if report_form is None and context["waiting"]:
             report_form = DriveReportForm(waiting=context["waiting"])
         context["report_form"] = report_form
+        rounds = _reported_rounds(context["state"])
+        if correction_form is None and rounds and evening.is_open:
+            correction_form = DriveCorrectionForm(
+                rounds=rounds, tables=context["state"].table_count
+            )
+        context["correction_form"] = correction_form
         context["me_name"] = request.member.name
     return render(request, "evenings/drive.html", context, status=status)
+
+
+def _reported_rounds(current: whist_drive.Drive) -> tuple[int, ...]:
+    """The rounds with a table's report to correct."""
+    return tuple(r.number for r in current.rounds if r.results)
 
 
 @require_safe

@@ -448,3 +448,82 @@ def test_prizes_add_up_to_the_pool_and_shared_places_share_evenly(case):
 
 def test_standings_are_the_engines_standings():
     assert isinstance(wd.standings(play())[0], Standing)
+
+
+# --- corrections ------------------------------------------------------------------------------
+# Round 1 of the worked example reported 20–32 at table 2 (E/W: F and H win); the table meant
+# 32–20 (N/S: E and G win). Round 2 worked out again by hand from the corrected round:
+# T1: A and C stay (A kept N, C takes E), E and G arrive (E sat N: S; G: W) — A C E G.
+# T2: F and H lose and stay (neither sat N: H takes N, F keeps E), J and L arrive from T3 — H F J L.
+# T3: I and K stay, B and D arrive from the top table's losers — I K B D, as before.
+CORRECTED_ROUND_2 = ("ACEG", "HFJL", "IKBD")
+
+
+def test_a_corrected_latest_round_seats_the_next_round_again_and_names_who_moves():
+    drive = wd.correct_round(play(rounds=1), 1, 2, 32, 20)
+    assert tables_of(drive, 2) == CORRECTED_ROUND_2
+    assert drive.rounds[0].result(2) == wd.Result(2, 32, 20)
+    assert wd.reseated(drive, 2) == {
+        "E": ((2, "N"), (1, "S")),
+        "F": ((1, "S"), (2, "E")),
+        "G": ((2, "E"), (1, "W")),
+        "H": ((1, "W"), (2, "N")),
+    }
+    assert wd.tricks(drive)["E"] == 32
+
+
+def test_a_correction_back_to_the_first_report_moves_nobody():
+    drive = wd.correct_round(wd.correct_round(play(rounds=1), 1, 2, 32, 20), 1, 2, 20, 32)
+    assert tables_of(drive, 2) == TABLES[2]
+    assert drive.rounds[1].reseated_from is None
+    assert wd.reseated(drive, 2) == {}
+
+
+def test_a_correction_that_keeps_the_winners_keeps_the_seats():
+    drive = wd.correct_round(play(rounds=1), 1, 1, 40, 12)
+    assert tables_of(drive, 2) == TABLES[2]
+    assert wd.reseated(drive, 2) == {}
+    assert wd.tricks(drive)["A"] == 40
+
+
+def test_the_next_round_keeps_its_seats_once_a_table_has_reported_it():
+    drive = wd.record_round(play(rounds=1), 2, 1, 24, 28)
+    drive = wd.correct_round(drive, 1, 2, 32, 20)
+    assert tables_of(drive, 2) == TABLES[2]
+    assert wd.reseated(drive, 2) == {}
+
+
+def test_a_correction_of_an_earlier_round_changes_the_totals_and_the_prizes_not_the_seats():
+    drive = wd.correct_round(play(), 1, 2, 32, 20)
+    assert [tables_of(drive, n) for n in (1, 2, 3, 4)] == [TABLES[n] for n in (1, 2, 3, 4)]
+    # E and G gain 12 tricks, F and H lose 12.
+    totals = wd.tricks(drive)
+    assert {p: totals[p] - TOTALS[p] for p in "EFGH"} == {"E": 12, "F": -12, "G": 12, "H": -12}
+    assert as_tuples(wd.standings(drive))[:4] == [
+        (1, "E", 117), (2, "C", 116), (3, "K", 112), (4, "A", 111)
+    ]  # fmt: skip
+    assert wd.drive_prizes(drive, 12 * 5000) == {"E": 30000, "C": 18000, "K": 12000}
+
+
+def test_a_correction_of_the_round_being_played_replaces_its_result():
+    drive = wd.record_round(play(rounds=1), 2, 3, 19, 33)
+    drive = wd.correct_round(drive, 2, 3, 26, 26, last_deal="ns")
+    assert drive.rounds[1].results == (wd.Result(3, 26, 26, "ns"),)
+    assert drive.current_round == 2
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        ((1, 2, 30, 20), "is not 52"),
+        ((1, 2, 26, 26), "say which pair"),
+        ((2, 1, 26, 26, "ns"), "has not reported round 2"),
+        ((3, 1, 26, 26, "ns"), "has not begun"),
+        ((1, 4, 26, 26, "ns"), "there is no table 4"),
+    ],
+)
+def test_a_correction_the_table_could_not_make_is_refused(args, words):
+    drive = play(rounds=1)
+    with pytest.raises(IllegalEvent) as refused:
+        wd.correct_round(drive, *args)
+    assert words in str(refused.value)
