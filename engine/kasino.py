@@ -36,6 +36,39 @@ Design — scores are kept per *side* (a side is one player, or two partners), s
 
 No money changes hands (``transfers`` is always empty). ``league_details`` counts each
 player's own tabbar (column ``tabbar``).
+
+What no table can produce
+-------------------------
+A deal is played with one 52-card deck: 4 cards face up, the rest (24 each with two players, 16
+with three, 12 with four) played from hand one at a time in turn, förhand (left of the dealer)
+first, 48 plays in all. Every play either takes (the card played and at least one card from the
+table) or lays out; a tabbe is a take that clears the table, so the next play lays out; sistan
+(the last take) gets what is left. What a deal records must be something such a deal yields;
+each is refused with a message naming the players:
+
+1. Each scoring card is taken once, by one player: storan, lillan and each ace name one player
+   (``aces`` names four, one per ace).
+2. Tabbar fit the plays: a player makes at most one tabbe per card he plays (24, 16 or 12), and
+   two tabbar never follow each other in the order of play, so all players together make at
+   most 24. Exactly: the tabbar recorded must fit on the 48 plays, each on the player's own
+   turn, none right after another, and still leave every player who took something a turn to
+   take it (not right after a tabbe) and sistan a take after every other take (``_tabbar_fit``).
+3. Cards taken are bounded by the deck and by the takes: a player who took anything took at
+   least two cards (a take is two cards or more), at least two per tabbe, at least one per
+   scoring card he took; all players' least counts together fit in 52.
+4. Card counts, when given: they add up to 52 and the spade counts to 13; nobody took exactly
+   one card; nobody took fewer cards than item 3 needs, more spades than cards, fewer spades
+   than the spades among his scoring cards (lillan, the ace of ♠), or so many spades that his
+   other cards leave no room for the scoring cards that are not spades (storan, ♥ ♦ ♣ aces).
+5. Most cards and most spades agree with the counts when given; when they are not, the player
+   named (or the tie) must be reachable with everything else the deal records: 13 spades cannot
+   be tied between two sides (two players, or two partnerships), and a player whose rivals'
+   tabbar and scoring cards need most of the deck cannot have had most cards or spades
+   (``_possible``).
+
+Items 2–5 beyond what earlier versions checked (the per-player tabbar bound, the counts' sums,
+one card, spades within cards) were added by issue 25: a game stored before it replays with
+``new_game(..., legacy_facts=True)``, which skips these checks only.
 """
 
 from __future__ import annotations
@@ -135,6 +168,9 @@ class State:
     expected: tuple[str, ...] = ()  # new_game sets EVENT_TYPES
     log: tuple[Line, ...] = ()
     league_details: dict[str, dict[str, int]] = field(default_factory=dict)
+    legacy_facts: bool = (
+        False  # recorded before issue 25's checks (see "What no table can produce")
+    )
 
 
 # --- helpers the pad and tests use --------------------------------------------------------------
@@ -156,7 +192,10 @@ def cards_played_each(players: int) -> int:
 
 
 def new_game(
-    players: Sequence[str], rules: Rules = Rules(), first_dealer: str | None = None
+    players: Sequence[str],
+    rules: Rules = Rules(),
+    first_dealer: str | None = None,
+    legacy_facts: bool = False,
 ) -> State:
     players, dealer = seat_players(players, NAME, MIN_PLAYERS, MAX_PLAYERS, first_dealer)
     if rules.partnership:
@@ -179,6 +218,7 @@ def new_game(
         scores=(0,) * len(sides),
         league_details={p: {"tabbar": 0} for p in players},
         expected=EVENT_TYPES,
+        legacy_facts=legacy_facts,
     )
 
 
@@ -335,8 +375,10 @@ def _check_counts(
     took_spades: dict[str, int],
     tabbar: dict[str, int],
     last: str,
+    facts: bool = True,
 ) -> None:
-    """Card counts that cannot be: the wrong totals, or too few cards for what a player took."""
+    """Card counts that cannot be: the wrong totals, or too few cards for what a player took.
+    ``facts``: also the checks issue 25 added (not for a legacy game)."""
     if cards is not None:
         if sum(cards.values()) != DECK:
             raise IllegalEvent(
@@ -391,6 +433,261 @@ def _check_counts(
                     player=player,
                     count=count,
                 )
+            others = took.get(player, 0) - took_spades.get(player, 0)
+            if facts and cards is not None and cards[player] - count < others:
+                raise IllegalEvent(
+                    _(
+                        "{player} took {cards} cards, {count} of them spades: that leaves no "
+                        "room for the {others} scoring cards recorded for him that are not "
+                        "spades (storan, the aces of ♥ ♦ ♣)"
+                    ),
+                    player=player,
+                    cards=cards[player],
+                    count=count,
+                    others=others,
+                )
+
+
+# --- what no table can produce (issue 25) ---------------------------------------------------------
+
+PLAYS = DECK - TABLE  # 48 plays from hand in a deal
+
+
+def _least_cards(took: int, tabbar: int, last: bool) -> int:
+    """The fewest cards a player can have taken: a take is two cards or more, a tabbe is a take,
+    each scoring card is one card."""
+    if not (took or tabbar or last):
+        return 0
+    return max(2, took, 2 * tabbar)
+
+
+def _tabbar_fit(state: State, tabbar: dict[str, int], takers: set[str], last: str) -> str | None:
+    """Whether the tabbar fit on the deal's 48 plays (item 2): None if they do; ``"tabbar"`` if
+    the tabbar alone cannot; ``"takes"`` if they leave a taker (``takers``) no turn to take or
+    sistan (``last``) no take after every other take.
+
+    The plays go round from förhand; at each a player lays out, takes some of the table (it
+    holds at least two cards), or takes all of it (a tabbe: the table holds at least one). The
+    table is tracked up to four cards (four or more: anything may be left)."""
+    players = state.players
+    n = len(players)
+    start = players.index(left_of(players, state.dealer))
+    order = [players[(start + k) % n] for k in range(n)]
+    wanted = tuple(tabbar.get(p, 0) for p in order)
+    if sum(wanted) > PLAYS // 2 or any(t > PLAYS // n for t in wanted):
+        return "tabbar"
+    sistan = order.index(last)
+    needs = sum(1 << k for k, p in enumerate(order) if p in takers)
+
+    def search(with_takes: bool) -> bool:
+        seen: set[tuple] = set()
+
+        def go(i: int, table: int, left: tuple[int, ...], need: int, closed: bool) -> bool:
+            if i == PLAYS:
+                return closed or not with_takes
+            key = (i, table, left, need, closed)
+            if key in seen:
+                return False
+            seen.add(key)
+            plays_left = PLAYS - i
+            if sum(left) > (plays_left + 1) // 2:
+                return False
+            k = i % n
+            if any(t > (plays_left - (j - k) % n + n - 1) // n for j, t in enumerate(left)):
+                return False
+            can_close = with_takes and k == sistan and not closed
+            if not closed and table >= 1 and left[k]:
+                after = (*left[:k], left[k] - 1, *left[k + 1 :])
+                rest = need & ~(1 << k)
+                if can_close and not any(after) and not rest and go(i + 1, 0, after, 0, True):
+                    return True
+                if go(i + 1, 0, after, rest, False):
+                    return True
+            if with_takes and not closed and table >= 2:
+                rest = need & ~(1 << k)
+                if can_close and not any(left) and not rest and go(i + 1, 1, left, 0, True):
+                    return True
+                for keep in range(min(table, 4), 0, -1):
+                    if (keep < table or table == 4) and go(i + 1, keep, left, rest, False):
+                        return True
+            return go(i + 1, min(table + 1, 4), left, need, closed)
+
+        return go(0, TABLE, wanted, needs if with_takes else 0, False)
+
+    if not search(False):
+        return "tabbar"
+    if not search(True):
+        return "takes"
+    return None
+
+
+def _fits(values: Sequence[int], claim: int | str | None) -> bool:
+    """Whether per-side counts agree with a "most" item: a side's index, ``TIE``, or None."""
+    if claim is None:
+        return True
+    top = max(values)
+    if claim == TIE:
+        return values.count(top) > 1
+    return values[claim] == top and values.count(top) == 1
+
+
+def _cards_reachable(least: Sequence[int], claim: int | str | None) -> bool:
+    """Whether the sides can have taken 52 cards, each at least ``least`` (and never exactly one:
+    a side that took any took two), agreeing with the most-cards item ``claim``."""
+    total = sum(least)
+    if total > DECK:
+        return False
+    if claim is None:
+        return True
+    if claim != TIE:
+        others = [v for i, v in enumerate(least) if i != claim]
+        mine = DECK - sum(others)  # every card the others need not take
+        return mine > max(others)
+    for a in range(len(least)):
+        for b in range(a + 1, len(least)):
+            others = [v for i, v in enumerate(least) if i not in (a, b)]
+            for v in range(max(least[a], least[b], 2), DECK // 2 + 1):
+                rest = DECK - 2 * v
+                if all(o <= v for o in others) and sum(others) <= rest <= v * len(others):
+                    return True
+    return False
+
+
+def _spade_splits(low: Sequence[int], high: Sequence[int], total: int = SPADES):
+    """Every split of ``total`` among the sides within [low, high]."""
+    if len(low) == 1:
+        if low[0] <= total <= high[0]:
+            yield (total,)
+        return
+    for v in range(low[0], min(high[0], total) + 1):
+        for rest in _spade_splits(low[1:], high[1:], total - v):
+            yield (v, *rest)
+
+
+def _possible(
+    state: State,
+    least: dict[str, int],
+    spade_cards: dict[str, int],
+    other_cards: dict[str, int],
+    cards: dict[str, int] | None,
+    spades: dict[str, int] | None,
+    most_cards: int | str | None,
+    most_spades: int | str | None,
+) -> bool:
+    """Whether per-side card and spade counts exist that agree with everything recorded (item 5):
+    52 cards and 13 spades, each side at least its least cards and its scoring spades, room
+    beside its spades for its scoring cards that are not spades, and the "most" items (a side's
+    index, ``TIE``, or None for no claim). Counts given fix the side's numbers."""
+    sides = state.sides
+    need = [sum(least[p] for p in side) for side in sides]
+    low = [sum(spade_cards.get(p, 0) for p in side) for side in sides]
+    room = [sum(other_cards.get(p, 0) for p in side) for side in sides]
+    fixed_cards = [sum(cards[p] for p in side) for side in sides] if cards else None
+    if spades is not None:
+        splits = [tuple(sum(spades[p] for p in side) for side in sides)]
+    else:
+        high = [c - r for c, r in zip(fixed_cards, room, strict=True)] if fixed_cards else None
+        splits = _spade_splits(low, high or [SPADES] * len(sides))
+    for split in splits:
+        if not _fits(split, most_spades):
+            continue
+        floor = [max(n, s + r) for n, s, r in zip(need, split, room, strict=True)]
+        if fixed_cards is not None:
+            if all(c >= f for c, f in zip(fixed_cards, floor, strict=True)):
+                return True
+        elif _cards_reachable([f if f != 1 else 2 for f in floor], most_cards):
+            return True
+    return False
+
+
+def _claim_index(state: State, named: str | None, counts: dict[str, int] | None):
+    """A "most" item as ``_possible`` reads it: None when counts decide it, else the side."""
+    if counts is not None:
+        return None
+    return TIE if named is None else side_of(state, named)
+
+
+def _check_facts(
+    state: State,
+    took: dict[str, int],
+    took_spades: dict[str, int],
+    tabbar: dict[str, int],
+    last: str,
+    cards: dict[str, int] | None,
+    spades: dict[str, int] | None,
+    most_cards: str | None,
+    most_spades: str | None,
+) -> None:
+    """Items 2, 3 and 5 of "What no table can produce"."""
+    least = {p: _least_cards(took.get(p, 0), tabbar.get(p, 0), p == last) for p in state.players}
+    takers = {p for p, n in least.items() if n}
+    fit = _tabbar_fit(state, tabbar, takers, last)
+    counts = _joined(
+        [Line(_("{player} {count}"), player=p, count=n) for p, n in tabbar.items()] or ["0"],
+        _("{first}, {rest}"),
+    )
+    if fit == "tabbar":
+        raise IllegalEvent(
+            _(
+                "tabbar {counts} cannot all be taken in one deal: a deal has {plays} plays, each "
+                "player sweeps only on his own turn, and after a tabbe the next player must lay "
+                "out"
+            ),
+            counts=counts,
+            plays=PLAYS,
+        )
+    if fit == "takes":
+        raise IllegalEvent(
+            _(
+                "with tabbar {counts}, {player} (sistan) or another player who took cards has no "
+                "turn left to take them: after a tabbe the next player must lay out, and sistan "
+                "is the last take"
+            ),
+            counts=counts,
+            player=last,
+        )
+    spade_cards = took_spades
+    other_cards = {p: took.get(p, 0) - took_spades.get(p, 0) for p in state.players}
+    args = (state, least, spade_cards, other_cards, cards, spades)
+    if not _possible(*args, None, None):
+        raise IllegalEvent(
+            _(
+                "what is recorded for this deal needs more cards than a deck of {deck} has: "
+                "every take is the card played and at least one from the table, a tabbe is a "
+                "take, and each scoring card is one card"
+            ),
+            deck=DECK,
+        )
+    spade_claim = _claim_index(state, most_spades, spades)
+    if not _possible(*args, None, spade_claim):
+        if spade_claim == TIE and len(state.sides) == 2:
+            raise IllegalEvent(
+                _(
+                    "most spades cannot be tied between {first} and {second}: {spades} spades "
+                    "do not split evenly in two"
+                ),
+                first=_side_name(state, 0),
+                second=_side_name(state, 1),
+                spades=SPADES,
+            )
+        if spade_claim == TIE:
+            raise IllegalEvent(
+                _("most spades cannot have been tied with what else is recorded for this deal")
+            )
+        raise IllegalEvent(
+            _("{player} cannot have had most spades with what else is recorded for this deal"),
+            player=most_spades,
+        )
+    card_claim = _claim_index(state, most_cards, cards)
+    if not _possible(*args, card_claim, spade_claim):
+        if card_claim == TIE:
+            raise IllegalEvent(
+                _("most cards cannot have been tied with what else is recorded for this deal")
+            )
+        raise IllegalEvent(
+            _("{player} cannot have had most cards with what else is recorded for this deal"),
+            player=most_cards,
+        )
 
 
 # --- events ------------------------------------------------------------------------------------
@@ -413,9 +710,12 @@ def _deal(state: State, event: Mapping[str, Any]) -> State:
         took[player] = took.get(player, 0) + 1
     took_spades = {little: 1}
     took_spades[aces[0]] = took_spades.get(aces[0], 0) + 1  # the ace of spades is a spade
-    _check_counts(state, cards, spades, took, took_spades, tabbar, last)
+    facts = not state.legacy_facts
+    _check_counts(state, cards, spades, took, took_spades, tabbar, last, facts)
     most_cards = _most(state, event, "most_cards", _("most cards"), cards)
     most_spades = _most(state, event, "most_spades", _("most spades"), spades)
+    if facts:
+        _check_facts(state, took, took_spades, tabbar, last, cards, spades, most_cards, most_spades)
 
     points = [0] * sides
     for player, value in (

@@ -52,6 +52,8 @@ def pad_context(game, state: kasino.State, seats: list) -> dict:
             "deal_number": len(state.sheet) + 1,
             "dealer": names.get(state.dealer, state.dealer),
             "suits": [(s, kasino.SUIT_SYMBOLS[s], s in "HD") for s in kasino.ACE_SUITS],
+            # 13 spades cannot be tied between two sides: no "tie" to tap then.
+            "spades_tie": len(state.sides) > 2,
             "tabbar": list(range(7)),
             "aces": list(range(5)),
             "sheet": sheet,

@@ -395,16 +395,111 @@ def test_apply_never_changes_the_state_it_was_given_and_the_state_is_json():
     json.dumps(dataclasses.asdict(after))
 
 
+# --- what no table can produce (issue 25) --------------------------------------------------------
+# With two players and a dealing first, b is förhand: b plays turns 1, 3, …, 47 and a turns
+# 2, 4, …, 48 of the 48 plays (52 cards less the 4 on the table). With four, dealer a: b, c, d,
+# a play turns 1, 2, 3, 4, then 5, 6, 7, 8 and so on.
+
+
+def refused(event, match, players=TWO, rules=None):
+    with pytest.raises(IllegalEvent, match=match):
+        play(event, players=players, rules=rules)
+
+
+def test_two_tabbar_never_follow_each_other_so_a_deal_has_at_most_24():
+    # After a tabbe the next player must lay out: 48 plays hold at most 24 sweeps.
+    refused(deal(tabbar={"a": 13, "b": 12}), "cannot all be taken in one deal")
+    state = play(deal(tabbar={"a": 12, "b": 12}))  # b sweeps turns 1…23, a turns 26…48
+    assert state.sheet[0].tabbar == {"a": 12, "b": 12}
+
+
+def test_tabbar_sit_on_the_sweepers_own_turns():
+    # Four players: a sweeping on all 12 of his turns (4, 8, …, 48) leaves b, who plays right
+    # after a, only turn 1 for a tabbe.
+    assert play(deal(tabbar={"a": 12, "b": 1}), players=FOUR).scores[0] == 11 + 12
+    refused(deal(tabbar={"a": 12, "b": 2}), "cannot all be taken", players=FOUR)
+    # a and c play two seats apart: 12 tabbar each fit (turns 2, 4, …, 48).
+    play(deal(tabbar={"a": 12, "c": 12}), players=FOUR)
+
+
+def test_sistan_takes_after_every_other_take():
+    # a's tabbe on turn 48, the last play, is the last take: nobody else can be sistan.
+    refused(deal(last="b", tabbar={"a": 12, "b": 1}), "sistan", players=FOUR)
+    # b sweeping on every turn (1, 3, …, 47): a plays right after each, to an empty table, and
+    # never takes: he cannot be sistan nor hold an ace.
+    refused(deal(big="b", little="b", aces=("b",) * 4, last="a", tabbar={"b": 24}), "sistan")
+    refused(
+        deal(big="b", little="b", aces=("a", "b", "b", "b"), last="b", tabbar={"b": 24}), "turn"
+    )
+    everything = {"most_cards": "b", "most_spades": "b", "last": "b"}
+    play(deal(big="b", little="b", aces=("b",) * 4, tabbar={"b": 24}, **everything))
+
+
+def test_the_takes_recorded_fit_in_the_deck():
+    # b (förhand) may take on turn 1 and a sweep on each of his 24 turns after it; but 24
+    # tabbar are at least 48 cards, and b's six scoring cards 6 more: 54 > 52.
+    event = deal(big="b", little="b", aces=("b",) * 4, last="a", tabbar={"a": 24})
+    refused(event, "more cards than a deck")
+    play(deal(big="b", little="b", aces=("b", "b", "a", "a"), last="a", tabbar={"a": 24}))
+
+
+def test_most_spades_cannot_be_tied_between_two_sides():
+    # 13 spades: a tie between two players (or two partnerships) is 6½ each.
+    refused(deal(most_spades="tie"), "do not split evenly")
+    four = k.Rules(partnership=True)
+    refused(deal(most_spades="tie"), "do not split evenly", players=FOUR, rules=four)
+    play(deal(most_spades="tie"), players=FOUR)  # four alone: 4, 4, 3, 2 is a tie
+    play(deal(most_cards="tie"))  # 26 and 26 cards
+
+
+def test_most_cards_and_spades_must_be_reachable_with_the_tabbar_recorded():
+    # a's 20 tabbar are at least 40 cards: b has at most 12 and cannot have most cards, nor a
+    # tie; but a's 40 cards may hold only one spade (39 cards are not spades), so b may have
+    # had most spades.
+    refused(deal(most_cards="b", tabbar={"a": 20}), "b cannot have had most cards")
+    refused(deal(most_cards="tie", tabbar={"a": 20}), "most cards cannot have been tied")
+    play(deal(most_spades="b", tabbar={"a": 20}))
+    # With 24 tabbar a has at least 48 cards: b has at most 4, too few for most (7) spades.
+    refused(deal(most_spades="b", tabbar={"a": 24}), "b cannot have had most spades")
+
+
+def test_a_players_spades_leave_room_for_his_other_scoring_cards():
+    # a took 4 cards, all four spades, and storan (♦10) too: five cards.
+    counts = {"cards": {"a": 4, "b": 48}, "spades": {"a": 4, "b": 9}}
+    event = deal(None, None, "a", "b", ("b",) * 4, "b", **counts)
+    refused(event, "no room for the 1 scoring cards")
+    play(deal(None, None, "b", "b", ("a", "b", "b", "b"), "b", **counts))  # a's ♠A is a spade
+
+
+def test_most_spades_follows_the_card_counts_when_only_they_are_given():
+    # a took 8 cards, 2 of them not spades (storan, the ace of ♥): at most 6 spades, so b
+    # (44 cards) had most spades.
+    event = deal(None, "a", "a", "b", ("b", "a", "b", "b"), "b", cards={"a": 8, "b": 44})
+    refused(event, "a cannot have had most spades")
+    event["most_spades"] = "b"
+    play(event)
+
+
+def test_a_game_stored_before_these_checks_replays_as_recorded():
+    state = k.new_game(TWO, legacy_facts=True)
+    assert state.legacy_facts
+    state = k.apply(state, deal(most_spades="tie", tabbar={"a": 13, "b": 12}))
+    assert state.sheet[0].most_spades is None
+    assert not k.new_game(TWO).legacy_facts
+
+
 # --- invariants ------------------------------------------------------------------------------
 
 
 @st.composite
-def deals(draw, players):
+def deals(draw, players, sides):
     who = st.sampled_from(players)
     maybe = st.sampled_from([*players, "tie"])
+    # 13 spades cannot be tied between two sides (two players, or two partnerships).
+    spades = maybe if sides > 2 else who
     return deal(
         most_cards=draw(maybe),
-        most_spades=draw(maybe),
+        most_spades=draw(spades),
         big=draw(who),
         little=draw(who),
         aces=tuple(draw(who) for _ in range(4)),
@@ -419,7 +514,7 @@ def test_each_deal_hands_out_at_most_eleven_points_plus_tabbar(data):
     players = data.draw(st.sampled_from([TWO, ("a", "b", "c"), FOUR]))
     partnership = len(players) == 4 and data.draw(st.booleans())
     state = k.new_game(players, k.Rules(partnership=partnership))
-    for event in data.draw(st.lists(deals(players), min_size=1, max_size=8)):
+    for event in data.draw(st.lists(deals(players, len(state.sides)), min_size=1, max_size=8)):
         if state.finished:
             with pytest.raises(IllegalEvent):
                 k.apply(state, event)

@@ -59,16 +59,17 @@ def test_the_pad_offers_a_choice_for_every_item(scorer_client, game):
     for testid in ("cards-tie", "spades-s1", "big-s0", "little-s1", "aceH-s0", "last-s1"):
         assert f'data-testid="{testid}"' in page
     assert 'data-testid="big-tie"' not in page  # storan cannot be tied
+    assert 'data-testid="spades-tie"' not in page  # nor 13 spades between two players
     assert 'data-testid="tabbar-s1-6"' in page
     assert "kasino.css" in page
     assert reverse("scoring:game-help", args=["kasino"]) in page
 
 
 def test_a_deal_is_recorded_from_the_tap_choices(scorer_client, game):
-    # s0: most cards 1, lillan 1, aces ♠♥ 2, one tabbe = 5; s1: storan 2, aces ♦♣ 2, sistan 1,
-    # two tabbar = 7. Most spades tied: void (KA1).
+    # s0: most spades 2, lillan 1, aces ♠♥ 2, one tabbe = 6; s1: storan 2, aces ♦♣ 2, sistan 1,
+    # two tabbar = 7. Most cards tied (26 each): void (KA1).
     fields = deal_fields(
-        spades="tie",
+        cards="tie",
         big="s1",
         aces=("s0", "s0", "s1", "s1"),
         last="s1",
@@ -76,7 +77,7 @@ def test_a_deal_is_recorded_from_the_tap_choices(scorer_client, game):
     )
     response = post(scorer_client, game, fields)
     assert response.status_code == 200
-    assert game.snapshot["scores"] == [5, 7]
+    assert game.snapshot["scores"] == [6, 7]
     assert game.snapshot["dealer"] == "s1"
     payload = Event.objects.get(game=game).payload
     assert payload["aces"] == {"S": "s0", "H": "s0", "D": "s1", "C": "s1"}
