@@ -93,6 +93,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
+from functools import cache
 from typing import Any, NoReturn
 
 from engine.base import (
@@ -486,12 +487,12 @@ def fourth_trick_winners(
     the highest card there, it is below that card and not below the one he played (he could not
     overtake and played his lowest). In the fourth trick he holds that card and his last card,
     and the play rule holds: a player who plays under the highest card so far holds no card that
-    reaches it and plays the lower of his two. The search is over the highest card so far, so
-    it is small; a fourth-trick card needs a copy the recorded cards have left (each on its own:
-    two fourth-trick cards of the same rank are not counted against each other)."""
+    reaches it and plays the lower of his two. The search goes through every fourth-trick card
+    each player may have held, the two copies of each rank shared by the recorded cards and the
+    fourth-trick cards; before the last cards are shown, a player who plays under is taken to
+    keep a last card that allows it."""
     used = Counter(rank for trick in tricks for _p, rank in trick)
     used.update((last or {}).values())
-    spare = [rank for rank in KilleRank if used[rank] < COPIES]
     order = [player for player, _rank in tricks[-1]]
     best = max(rank for _p, rank in tricks[-1])
     leader = [p for p, rank in tricks[-1] if rank == best][-1]
@@ -505,32 +506,38 @@ def fourth_trick_winners(
                 low[player] = max(low[player], rank)
                 high[player] = min(high[player], highest)
             highest = rank if highest is None else max(highest, rank)
-    may_hold = {p: [r for r in spare if low[p] <= r < high[p]] for p in order}
+    may_hold = {p: [r for r in KilleRank if low[p] <= r < high[p]] for p in order}
 
-    def stays_under(player: str, highest: int) -> bool:
-        """He can play under ``highest``: a card below it, and his last card below it too and
-        not below the card he plays."""
-        if last is None:
-            return any(r < highest for r in may_hold[player])
-        kept = last[player]
-        return kept < highest and any(r <= kept for r in may_hold[player])
+    def plays(player: str, highest: int, spare: tuple[int, ...]) -> Iterable[KilleRank]:
+        """The fourth-trick cards he may have played over ``highest`` (-1: he leads)."""
+        for rank in may_hold[player]:
+            if not spare[rank]:
+                continue
+            if highest >= 0 and rank < highest:
+                # Under the highest: he holds nothing that reaches it and plays his lowest.
+                if last is None:
+                    yield rank  # his last card is open: one below the highest, not below this
+                elif last[player] < highest and rank <= last[player]:
+                    yield rank
+            else:
+                yield rank
 
-    winners = set()
-    for winner in order:
-        position = order.index(winner)
-        # Before him: the highest card so far, each player overtaking (raising it) or not.
-        reach = set(may_hold[order[0]]) if position else {-1}
-        for player in order[1:position]:
-            reach = {h for h in reach if stays_under(player, h)} | {
-                r for h in reach for r in may_hold[player] if r >= h
-            }
-        # He overtakes with the highest card he may hold; nobody after him reaches it.
-        for h in sorted(reach):
-            tops = [r for r in may_hold[winner] if r >= h]
-            if tops and all(stays_under(p, max(tops)) for p in order[position + 1 :]):
-                winners.add(winner)
+    @cache
+    def takers(position: int, highest: int, top: str, spare: tuple[int, ...]) -> frozenset[str]:
+        if position == len(order):
+            return frozenset({top})
+        player = order[position]
+        found: set[str] = set()
+        for rank in plays(player, highest, spare):
+            rest = tuple(n - (r == rank) for r, n in enumerate(spare))
+            over = rank >= highest
+            found |= takers(position + 1, max(highest, rank), player if over else top, rest)
+            if len(found) == len(order):
                 break
-    return frozenset(winners)
+        return frozenset(found)
+
+    spare = tuple(COPIES - min(COPIES, used[rank]) for rank in KilleRank)
+    return takers(0, -1, "", spare)
 
 
 def _check_fourth_trick(
