@@ -39,6 +39,27 @@ the same thing step by step (one thumb, one question at a time):
   reverse order of going out, those out in the same deal by total (V3: the deal's winner never
   takes minus points, so someone is always left). No money (``transfers`` is always empty).
 
+What no table can produce (issue 25; each item is refused in ``apply`` and has a worked example
+in ``tests/engine/test_vandatta.py``). The pad records the hands at the end of a deal, so these
+are the facts about those hands that one shuffled deck (two from five players) cannot yield:
+
+1. The winner holding a card: he played his last one ("Så snart någon spelar sitt sista kort").
+2. Another player still in holding nothing: only one player goes out, and the deal ends then.
+3. More eights, aces, tens and court cards, or number cards, in all hands together than the
+   decks hold (4, 4, 16 and 28 a deck) — a card exists once per deck.
+4. More than all but two of the decks' cards in the hands: the pile is never empty (it starts
+   with the turned-up card and a new talon leaves its top card, "det översta kortet får ligga
+   kvar"), so when the winner plays his last card it lies on at least one other.
+5. Every ten, court card and number card in the hands: the winner went out on one of them
+   ("man får inte lägga ett ess eller en åtta som sitt sista kort").
+6. With face value, number cards worth what no cards of the decks are worth: a hand's worth
+   (with its count, if given) must be made of 2–7 and 9 (V1), four of each a deck, and all the
+   hands' number cards together from the decks' number cards.
+7. Minus points entered directly that no hand of the decks' cards costs.
+
+Items 4 and 5 came with issue 25: a game stored before it replays with ``legacy_facts`` set
+(``new_game(..., legacy_facts=True)``), which skips exactly those two checks.
+
 Calculators: ``hand_penalty``, ``decks_for``, ``max_penalty``, ``number_cards_worth``,
 ``hand_penalties``.
 """
@@ -140,6 +161,7 @@ class State:
     standings: tuple[Standing, ...] = ()
     expected: tuple[str, ...] = IDLE
     log: tuple[Line, ...] = ()
+    legacy_facts: bool = False  # a game stored before issue 25: skip items 4 and 5
 
 
 # --- calculators -----------------------------------------------------------------------------
@@ -206,7 +228,10 @@ def hand_penalties(decks: int, face_value: bool = False) -> frozenset[int]:
 
 
 def new_game(
-    players: Sequence[str], rules: Rules = Rules(), first_dealer: str | None = None
+    players: Sequence[str],
+    rules: Rules = Rules(),
+    first_dealer: str | None = None,
+    legacy_facts: bool = False,
 ) -> State:
     players, dealer = seat_players(players, NAME, MIN_PLAYERS, MAX_PLAYERS, first_dealer)
     return State(
@@ -216,6 +241,7 @@ def new_game(
         dealer=dealer,
         totals=dict.fromkeys(players, 0),
         active=players,
+        legacy_facts=legacy_facts,
     )
 
 
@@ -260,7 +286,7 @@ def _deal(state: State, event: Mapping[str, Any]) -> State:
     for player in _losers(state, winner):
         points, counts = _hand(state, player, hands[player])
         penalties[player] = points
-        counted = _add_up(state, player, counted, counts)
+        counted = _add_up(state, player, counted, counts, winner)
     return _score(state, winner, penalties)
 
 
@@ -289,7 +315,7 @@ def _one_hand(state: State, event: Mapping[str, Any]) -> State:
         )
     hand = {name: event.get(name) or 0 for name in FIELDS}
     points, counts = _hand(state, player, hand)
-    counted = _add_up(state, player, state.pending_counts, counts)
+    counted = _add_up(state, player, state.pending_counts, counts, winner)
     pending = {**state.pending, player: points}
     if len(pending) < len(state.active) - 1:
         line = Line(_("{player}: {points}"), player=player, points=points)
@@ -312,7 +338,11 @@ def _next_hand(state: State) -> State:
 
 
 def _add_up(
-    state: State, player: str, counted: Mapping[str, int], counts: Mapping[str, int]
+    state: State,
+    player: str,
+    counted: Mapping[str, int],
+    counts: Mapping[str, int],
+    winner: str,
 ) -> dict[str, int]:
     """The deal's cards so far plus ``player``'s hand, checked against what the decks hold: the
     cards of each category, all the cards, and (face value) the number cards' worth."""
@@ -323,6 +353,8 @@ def _add_up(
         if total[category] > most:
             raise IllegalEvent(TOO_MANY[category], count=total[category], most=most)
     held = sum(total[c] for c in (*CATEGORIES, UNKNOWN))
+    if not state.legacy_facts:
+        _check_pile(total, held, decks, winner)
     if held >= DECK * decks:
         raise IllegalEvent(
             _("the hands hold {count} cards, but the pile keeps at least one of the {deck} cards"),
@@ -343,6 +375,31 @@ def _add_up(
             total=total[PIPS],
         )
     return total
+
+
+def _check_pile(total: Mapping[str, int], held: int, decks: int, winner: str) -> None:
+    """Items 4 and 5: the winner's last card lies on the pile, on at least one other card, and
+    it is a ten, a court card or a number card."""
+    if held > DECK * decks - 2:
+        raise IllegalEvent(
+            _(
+                "the hands hold {count} of the {deck} cards, but at least two lie on the pile: "
+                "the card {player} went out on and the one under it"
+            ),
+            count=held,
+            deck=DECK * decks,
+            player=winner,
+        )
+    plain = total["courts"] + total["numbers"]
+    if plain >= (PER_DECK["courts"] + PER_DECK["numbers"]) * decks:
+        raise IllegalEvent(
+            _(
+                "the hands hold all {count} tens, court cards and number cards, but {player} "
+                "went out on one of them (never on an ace or an eight)"
+            ),
+            count=plain,
+            player=winner,
+        )
 
 
 def _hand(state: State, player: str, hand: dict[str, int]) -> tuple[int, dict[str, int]]:

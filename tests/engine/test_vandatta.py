@@ -420,8 +420,56 @@ def test_a_hand_cannot_hold_the_whole_deck():
     too_many = {"eights": 4, "aces": 4, "courts": 16, "numbers": 28}
     with pytest.raises(IllegalEvent, match="52 cards"):
         play(deal("a", b=too_many), players=("a", "b"))
-    state = play(deal("a", b=too_many | {"numbers": 27}), players=("a", "b"))
-    assert state.totals["b"] == -455
+    # Issue 25 (item 4): this deal used to hold 51 cards in b's hand, which no table can
+    # produce — a's last card lies on the pile on top of at least one other. 50 can.
+    state = play(deal("a", b=too_many | {"numbers": 26}), players=("a", "b"))
+    assert state.totals["b"] == -100 - 60 - 160 - 130
+
+
+# --- what no table can produce (issue 25) -------------------------------------------------
+
+
+def test_the_pile_keeps_the_winners_last_card_and_the_one_under_it():
+    # Item 4. Two players, one deck: a goes out on, say, the 5♥ laid on the 9♥ — those two lie
+    # on the pile, so b holds at most 50 of the 52 cards, never 51.
+    all_but_one = {"eights": 4, "aces": 4, "courts": 16, "numbers": 27}
+    with pytest.raises(IllegalEvent, match="hands hold 51 of the 52 cards") as refused:
+        play(deal("a", b=all_but_one), players=("a", "b"))
+    assert refused.value.params["player"] == "a"
+    # Hand by hand the cards add up the same way: five players, two decks, 102 cards is the
+    # most the four hands can hold together.
+    players = ("a", "b", "c", "d", "e")
+    big = {"eights": 2, "aces": 2, "courts": 8, "numbers": 14}  # 26 cards
+    events = [out("a"), hand("b", **big), hand("c", **big), hand("d", **big)]
+    play(*events, hand("e", **big | {"numbers": 12}), players=players)  # 102: fine
+    with pytest.raises(IllegalEvent, match="hands hold 103 of the 104 cards"):
+        play(*events, hand("e", **big | {"numbers": 13}), players=players)
+
+
+def test_the_winner_went_out_on_a_ten_court_or_number_card():
+    # Item 5: "man får inte lägga ett ess eller en åtta som sitt sista kort" — so not all 16
+    # tens and court cards and 28 number cards of one deck are in the losers' hands.
+    with pytest.raises(IllegalEvent, match="all 44 tens, court cards and number cards"):
+        play(deal("a", b={"courts": 16}, c={"numbers": 28}))
+    state = play(deal("a", b={"courts": 16}, c={"numbers": 27, "eights": 4}))
+    assert (state.totals["b"], state.totals["c"]) == (-160, -135 - 100)
+    # With face value the number cards are counted the same way: all 28 are worth 144.
+    face = v.Rules(face_value=True)
+    with pytest.raises(IllegalEvent, match="all 44"):
+        play(deal("a", b={"courts": 16}, c={"numbers": 28, "pips": 144}), rules=face)
+    state = play(deal("a", b={"courts": 16}, c={"numbers": 27, "pips": 142}), rules=face)
+    assert state.totals["c"] == -142
+
+
+def test_a_game_stored_before_issue_25_replays_as_before():
+    # legacy_facts skips exactly items 4 and 5; the deck's category counts still hold.
+    old = v.new_game(("a", "b"), legacy_facts=True)
+    all_but_one = {"eights": 4, "aces": 4, "courts": 16, "numbers": 27}
+    assert v.apply(old, deal("a", b=all_but_one)).totals["b"] == -455
+    old = v.new_game(PLAYERS, legacy_facts=True)
+    assert v.apply(old, deal("a", b={"courts": 16}, c={"numbers": 28})).totals["c"] == -140
+    with pytest.raises(IllegalEvent, match="5 eights"):
+        v.apply(old, deal("a", b={"eights": 3}, c={"eights": 2}))
 
 
 def test_a_refusal_is_a_translatable_template_naming_the_player():
