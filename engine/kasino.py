@@ -461,10 +461,30 @@ def _least_cards(took: int, tabbar: int, last: bool) -> int:
     return max(2, took, 2 * tabbar)
 
 
-def _tabbar_fit(state: State, tabbar: dict[str, int], takers: set[str], last: str) -> str | None:
+def _least_side(state: State, side: tuple[str, ...], took, tabbar, last: str) -> int:
+    """The fewest cards a side can have taken: partners share its scoring cards and sistan as
+    it suits them best (the items name the side)."""
+    if len(side) == 1:
+        p = side[0]
+        return _least_cards(took.get(p, 0), tabbar.get(p, 0), p == last)
+    a, b = side
+    items = took.get(a, 0) + took.get(b, 0)
+    has_last = last in side
+    return min(
+        _least_cards(x, tabbar.get(a, 0), lst) + _least_cards(items - x, tabbar.get(b, 0), not lst)
+        if has_last
+        else _least_cards(x, tabbar.get(a, 0), False)
+        + _least_cards(items - x, tabbar.get(b, 0), False)
+        for x in range(items + 1)
+        for lst in (True, False)
+    )
+
+
+def _tabbar_fit(state: State, tabbar: dict[str, int], takers: set[int], last: str) -> str | None:
     """Whether the tabbar fit on the deal's 48 plays (item 2): None if they do; ``"tabbar"`` if
-    the tabbar alone cannot; ``"takes"`` if they leave a taker (``takers``) no turn to take or
-    sistan (``last``) no take after every other take.
+    the tabbar alone cannot; ``"takes"`` if they leave a side that took cards (``takers``, side
+    indices) no turn to take or sistan's side (``last``) no take after every other take. A side
+    is one player, or two partners (either may have made the side's takes).
 
     The plays go round from förhand; at each a player lays out, takes some of the table (it
     holds at least two cards), or takes all of it (a tabbe: the table holds at least one). The
@@ -476,8 +496,9 @@ def _tabbar_fit(state: State, tabbar: dict[str, int], takers: set[str], last: st
     wanted = tuple(tabbar.get(p, 0) for p in order)
     if sum(wanted) > PLAYS // 2 or any(t > PLAYS // n for t in wanted):
         return "tabbar"
-    sistan = order.index(last)
-    needs = sum(1 << k for k, p in enumerate(order) if p in takers)
+    side = [side_of(state, p) for p in order]
+    sistan = side_of(state, last)
+    needs = sum(1 << i for i in takers)
 
     def search(with_takes: bool) -> bool:
         seen: set[tuple] = set()
@@ -495,16 +516,16 @@ def _tabbar_fit(state: State, tabbar: dict[str, int], takers: set[str], last: st
             k = i % n
             if any(t > (plays_left - (j - k) % n + n - 1) // n for j, t in enumerate(left)):
                 return False
-            can_close = with_takes and k == sistan and not closed
+            can_close = with_takes and side[k] == sistan and not closed
             if not closed and table >= 1 and left[k]:
                 after = (*left[:k], left[k] - 1, *left[k + 1 :])
-                rest = need & ~(1 << k)
+                rest = need & ~(1 << side[k])
                 if can_close and not any(after) and not rest and go(i + 1, 0, after, 0, True):
                     return True
                 if go(i + 1, 0, after, rest, False):
                     return True
             if with_takes and not closed and table >= 2:
-                rest = need & ~(1 << k)
+                rest = need & ~(1 << side[k])
                 if can_close and not any(left) and not rest and go(i + 1, 1, left, 0, True):
                     return True
                 for keep in range(min(table, 4), 0, -1):
@@ -566,7 +587,7 @@ def _spade_splits(low: Sequence[int], high: Sequence[int], total: int = SPADES):
 
 def _possible(
     state: State,
-    least: dict[str, int],
+    least: list[int],
     spade_cards: dict[str, int],
     other_cards: dict[str, int],
     cards: dict[str, int] | None,
@@ -579,7 +600,7 @@ def _possible(
     beside its spades for its scoring cards that are not spades, and the "most" items (a side's
     index, ``TIE``, or None for no claim). Counts given fix the side's numbers."""
     sides = state.sides
-    need = [sum(least[p] for p in side) for side in sides]
+    need = least
     low = [sum(spade_cards.get(p, 0) for p in side) for side in sides]
     room = [sum(other_cards.get(p, 0) for p in side) for side in sides]
     fixed_cards = [sum(cards[p] for p in side) for side in sides] if cards else None
@@ -619,8 +640,8 @@ def _check_facts(
     most_spades: str | None,
 ) -> None:
     """Items 2, 3 and 5 of "What no table can produce"."""
-    least = {p: _least_cards(took.get(p, 0), tabbar.get(p, 0), p == last) for p in state.players}
-    takers = {p for p, n in least.items() if n}
+    least = [_least_side(state, side, took, tabbar, last) for side in state.sides]
+    takers = {i for i, n in enumerate(least) if n}
     fit = _tabbar_fit(state, tabbar, takers, last)
     counts = _joined(
         [Line(_("{player} {count}"), player=p, count=n) for p, n in tabbar.items()] or ["0"],
