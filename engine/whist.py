@@ -53,6 +53,30 @@ scorer ends the evening. Events:
 
 Every event's payload is declared (``EVENTS``) and checked by ``engine.base.dispatch``.
 
+What no table can produce (issue 25). A deal is played with one 52-card deck, 13 cards to each
+of the four players, one card each to every trick; the pad records the tricks of each side
+(player) and how the honours were split. Refused:
+
+1. tricks that do not add up to the deal's 13, or a count outside 0–13 (a deal has 13 tricks,
+   one per card of a hand);
+2. an honours split that does not add up to the honours in play: four, A K Q J of trumps
+   (five à la guerre, A K Q J 10) — a card exists once;
+3. honours held that the tricks taken contradict. An honour loses its trick only to a higher
+   trump in the same trick, and every higher trump than an honour is an honour too; each player
+   plays one card to a trick (a side, two). So the side holding all four honours won the
+   tricks they fell in — at least two, as the partners together play at most two of them to
+   one trick; three honours win at least one trick (the one the opponents' single honour
+   cannot reach). À la guerre each of a player's honours falls in a trick of its own: all five
+   win five tricks, four at least three (the fifth can beat only one), three at least one; and
+   the counts must be reachable together — with 3-2-0-0 the player with two honours can lose
+   both only to two higher honours of the player with three, who then wins at least three
+   tricks (``honour_tricks_possible``: an exhaustive search over who held which honour and
+   which honours fell in the same trick). A split given in part (one side left out, à la
+   guerre the rest of two or fewer) is refused only when no way of completing it fits.
+
+Only item 3 is new in issue 25: a game stored before it (``setup["legacy_facts"]``, kept as
+``State.legacy_facts``) replays without it.
+
 Money moves only when a rubber (partie) ends, as transfers between the players. The state keeps
 the current rubber's game score (``scores``), games, rubber points and deal rows, the finished
 rubbers with their rows and money, and per player the evening's net rubber points (``points``;
@@ -70,6 +94,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cache
+from itertools import permutations
 from typing import Any
 
 from engine.base import (
@@ -250,6 +276,7 @@ class State:
     expected: tuple[str, ...] = ("deal",)
     log: tuple[Line, ...] = ()
     league_details: dict[str, dict[str, int]] = field(default_factory=dict)
+    legacy_facts: bool = False  # a game stored before issue 25's checks (see the docstring)
 
     @property
     def money(self) -> dict[str, int]:
@@ -368,7 +395,10 @@ def score_rubber(deals: Sequence[Mapping[str, Any]], rules: Rules = Rules()) -> 
 
 
 def new_game(
-    players: Sequence[str], rules: Rules = Rules(), first_dealer: str | None = None
+    players: Sequence[str],
+    rules: Rules = Rules(),
+    first_dealer: str | None = None,
+    legacy_facts: bool = False,
 ) -> State:
     players, dealer = seat_players(players, "Whist", MIN_PLAYERS, MAX_PLAYERS, first_dealer)
     if rules.partnership:
@@ -388,6 +418,7 @@ def new_game(
         points=dict.fromkeys(players, 0),
         rubbers_won=dict.fromkeys(players, 0),
         league_details={p: {"rubbers_won": 0} for p in players},
+        legacy_facts=bool(legacy_facts),
     )
 
 
@@ -567,6 +598,129 @@ def _honours_do_not_add_up(state: State, total: int) -> IllegalEvent:
     )
 
 
+# --- honours and tricks together (issue 25) --------------------------------------------------
+
+
+@cache
+def honour_wins(split: tuple[int, ...], per_trick: int) -> frozenset[tuple[int, ...]]:
+    """The fewest tricks each side (à la guerre each player) must win with the honours it holds,
+    as every minimal vector over who held which honour and which honours fell in one trick.
+
+    ``split`` counts the honours per side (they are the top trumps, highest first); a side plays
+    at most ``per_trick`` cards to one trick (two partners, or one player). A trick holding
+    honours is won by the side of the highest of them: nothing else can beat an honour.
+    """
+    cards = sum(split)
+    owners_list = [side for side, count in enumerate(split) for _n in range(count)]
+    found: set[tuple[int, ...]] = set()
+    for owners in set(permutations(owners_list)):
+        for groups in _partitions(list(range(cards))):
+            if any(
+                sum(owners[c] == side for c in group) > per_trick
+                for group in groups
+                for side in range(len(split))
+            ):
+                continue
+            wins = [0] * len(split)
+            for group in groups:
+                wins[owners[min(group)]] += 1  # the lowest index is the highest honour
+            found.add(tuple(wins))
+    return frozenset(
+        v
+        for v in found
+        if not any(o != v and all(a <= b for a, b in zip(o, v, strict=True)) for o in found)
+    )
+
+
+def _partitions(items: list[int]) -> list[list[list[int]]]:
+    """Every way to cut ``items`` into groups (the tricks the honours fell in)."""
+    if not items:
+        return [[]]
+    first, rest = items[0], items[1:]
+    result = []
+    for groups in _partitions(rest):
+        result.append([[first], *groups])
+        for index in range(len(groups)):
+            result.append([*groups[:index], [first, *groups[index]], *groups[index + 1 :]])
+    return result
+
+
+def honour_tricks_possible(
+    split: Sequence[int], tricks: Sequence[int], partnership: bool = True
+) -> bool:
+    """Whether a deal can have this honours split (per side, in full) with these tricks."""
+    per_trick = 2 if partnership else 1
+    return any(
+        all(w <= t for w, t in zip(wins, tricks, strict=True))
+        for wins in honour_wins(tuple(split), per_trick)
+    )
+
+
+def _completions(given: Mapping[int, int], count: int, rest: int) -> list[tuple[int, ...]]:
+    """The full splits a split given in part may stand for (the rest shared by the others)."""
+    missing = [side for side in range(count) if side not in given]
+    result = []
+
+    def fill(index: int, left: int, split: dict[int, int]) -> None:
+        if index == len(missing):
+            if left == 0:
+                result.append(tuple(split[side] for side in range(count)))
+            return
+        for number in range(left + 1):
+            fill(index + 1, left - number, {**split, missing[index]: number})
+
+    fill(0, rest, dict(given))
+    return result
+
+
+def _check_honour_tricks(state: State, event: Mapping[str, Any], tricks: tuple[int, ...]) -> None:
+    """Item 3 of the docstring: the honours held and the tricks taken agree."""
+    value = event.get("honours")
+    if value in (None, "", "none", 0) or value == {} or not state.honours_in_play:
+        return
+    given = _honours_given(state, value)
+    count = len(state.sides)
+    cards = state.honours_in_play
+    partnership = state.rules.partnership
+    splits = _completions(given, count, cards - sum(given.values()))
+    if any(honour_tricks_possible(split, tricks, partnership) for split in splits):
+        return
+    per_trick = 2 if partnership else 1
+    for side in range(count):
+        if side not in given:
+            continue
+        least = min(wins[side] for split in splits for wins in honour_wins(tuple(split), per_trick))
+        if tricks[side] < least:
+            template = (
+                _(
+                    "{side} held {held} of the four honours (A K Q J of trumps): an honour "
+                    "loses only to a higher one in the same trick, so they took at least "
+                    "{least} tricks, not {tricks}"
+                )
+                if partnership
+                else _(
+                    "{side} held {held} of the five honours (A K Q J 10 of trumps): an honour "
+                    "loses only to a higher one in the same trick, so {side} took at least "
+                    "{least} tricks, not {tricks}"
+                )
+            )
+            raise IllegalEvent(
+                template,
+                side=_side(state, side),
+                held=given[side],
+                least=least,
+                tricks=tricks[side],
+            )
+    raise IllegalEvent(
+        _(
+            "the honours held ({split}) cannot go with the tricks taken ({tricks}): an honour "
+            "loses only to a higher honour of another player in the same trick"
+        ),
+        split="–".join(str(n) for n in splits[0]) if len(splits) == 1 else "?",
+        tricks="–".join(str(n) for n in tricks),
+    )
+
+
 # --- scoring it ----------------------------------------------------------------------------------
 
 
@@ -577,6 +731,8 @@ def _play_deal_event(state: State, event: Mapping[str, Any]) -> State:
 def _play_deal(state: State, event: Mapping[str, Any]) -> State:
     tricks = _tricks(state, event)
     honours, split = _honours(state, event)
+    if not state.legacy_facts:
+        _check_honour_tricks(state, event, tricks)
     result = score_deal(state.rules, state.scores, tricks, honours)
     games = list(state.games)
     rubber_points = list(state.rubber_points)

@@ -390,7 +390,9 @@ def test_a_partie_a_la_guerre_deal_by_deal():
     steps = states(
         guerre((6, 4, 2, 1), {"b": 4}),  # a 2; b no trick, four honours 4
         guerre((5, 5, 3, 0), {"c": 3}),  # a 1, b 1; c three honours 2
-        guerre((3, 4, 6, 0), {"b": 5}),  # c 2; b 5 + 5 = 10 without a trick: stuck at 8
+        # c 2; b 5 + 4 = 9 without a trick: stuck at 8. (Not five honours: b's five would win
+        # five tricks, a trick point — issue 25.)
+        guerre((3, 4, 6, 0), {"b": 4}),
         guerre((2, 5, 3, 3)),  # b 8 + 1 = 9: b wins the partie
         variant="guerre",
         guerre_stake_ore=200,
@@ -705,19 +707,20 @@ def test_a_split_that_does_not_add_up_is_refused(honours, message):
 
 
 @pytest.mark.parametrize(
-    ("honours", "points", "held"),
+    ("honours", "tricks", "points", "held"),
     [
         # "har man tre av dem (oavsett vilka) får man 2 poäng": a has 6 tricks (2) + 2.
-        ("3-1-1-0", (4, 0, 0, 0), (3, 0, 0, 0)),
-        ("2-2-1-0", (2, 0, 0, 0), (0, 0, 0, 0)),
+        ("3-1-1-0", (6, 4, 2, 1), (4, 0, 0, 0), (3, 0, 0, 0)),
+        ("2-2-1-0", (6, 4, 2, 1), (2, 0, 0, 0), (0, 0, 0, 0)),
         # "har man fyra av dem får man 4 poäng" — b without a trick, still below 9.
-        ("0-4-1-0", (2, 4, 0, 0), (0, 4, 0, 0)),
-        # "och har man alla fem får man 5 poäng".
-        ("0-0-0-5", (2, 0, 0, 5), (0, 0, 0, 5)),
+        ("0-4-1-0", (6, 4, 2, 1), (2, 4, 0, 0), (0, 4, 0, 0)),
+        # "och har man alla fem får man 5 poäng" — and wins the five tricks they fall in (a
+        # trick point): nothing beats them (issue 25; the deal had d at one trick before).
+        ("0-0-0-5", (6, 1, 1, 5), (2, 0, 0, 6), (0, 0, 0, 5)),
     ],
 )
-def test_a_la_guerre_the_split_is_of_the_five_honours_a_to_ten(honours, points, held):
-    row = last_row(play(guerre((6, 4, 2, 1), honours), variant="guerre"))
+def test_a_la_guerre_the_split_is_of_the_five_honours_a_to_ten(honours, tricks, points, held):
+    row = last_row(play(guerre(tricks, honours), variant="guerre"))
     assert (row.points, row.honours) == (points, held)
     assert sum(row.split) == 5
 
@@ -823,8 +826,19 @@ def evenings(draw):
                 event["honours"] = draw(splits(w.HONOUR_CARDS[variant], holders))
             elif count:  # the old form: who held three or more
                 event["honours"] = {str(draw(st.integers(0, holders - 1))): count}
+            if "honours" in event and not _one_deck_can(rules, event):
+                del event["honours"]  # honours the tricks contradict (issue 25)
         events.append(event)
     return rules, events
+
+
+def _one_deck_can(rules, event):
+    """Whether a deal's honours and tricks can come from one deck (a fact of the deal alone)."""
+    try:
+        w.apply(w.new_game(PLAYERS, rules), event)
+    except IllegalEvent:
+        return False
+    return True
 
 
 @st.composite
@@ -877,3 +891,63 @@ def test_random_evenings_conserve_money_and_each_rubber_has_one_winner(evening):
         assert state.finished
         assert len(state.standings) == 4
     json.dumps(dataclasses.asdict(state))
+
+
+# --- what no table can produce (issue 25) ----------------------------------------------------
+
+
+def test_the_side_with_all_four_honours_took_at_least_two_tricks():
+    # a & c hold A K Q J of trumps. Each honour wins the trick it falls in (only a higher trump
+    # beats it, and those are theirs too); a and c play at most two of them to one trick, so
+    # the four fall in two tricks at least: a leads the A, c drops the Q; then the K and the J.
+    with pytest.raises(IllegalEvent, match="a & c held 4 of the four honours.*at least 2 tricks"):
+        play(split(1, 12, "4-0"))  # a & c one trick: not enough
+    assert last_row(play(split(1, 11, "4-0"))).tricks == (2, 11)  # exactly two: possible
+
+
+def test_the_side_with_three_honours_took_at_least_one_trick():
+    # b & d hold three of A K Q J. If a & c's one honour is the A, it can take two of theirs
+    # (b and d both forced to trump under it), but the third then wins its own trick.
+    with pytest.raises(IllegalEvent, match="b & d held 3 of the four honours.*at least 1 tricks"):
+        play(split(0, 13, "1-3"))
+    assert last_row(play(split(0, 12, "1-3"))).tricks == (12, 1)
+    # a & c's single honour need not win: b & d hold A K Q, a & c the J, and b & d take all.
+    assert last_row(play(split(1, 13, "1-3"))).tricks == (0, 13)
+
+
+def test_the_old_form_of_the_honours_is_checked_too():
+    # "0:4" — a & c held all four — with a & c at one trick.
+    with pytest.raises(IllegalEvent, match="a & c held 4"):
+        play({"type": "deal", "tricks": {"1": 12}, "honours": "0:4"})
+
+
+def test_a_la_guerre_five_honours_win_five_tricks_and_four_win_three():
+    # d holds A K Q J 10: one card a trick, each of them unbeatable — five tricks.
+    with pytest.raises(IllegalEvent, match="d held 5 of the five honours.*at least 5 tricks"):
+        play(guerre((6, 2, 1, 4), "0-0-0-5"), variant="guerre")
+    # b holds four: the fifth (the A at best) beats one of them — three tricks at least.
+    with pytest.raises(IllegalEvent, match="b held 4 of the five honours.*at least 3 tricks"):
+        play(guerre((6, 2, 4, 1), "1-4-0-0"), variant="guerre")
+    assert last_row(play(guerre((6, 3, 3, 1), "1-4-0-0"), variant="guerre")).split == (1, 4, 0, 0)
+    # Three honours: at least one trick (Q J 10 under A and K still win the third).
+    with pytest.raises(IllegalEvent, match="a held 3 of the five honours.*at least 1 tricks"):
+        play(guerre((0, 5, 4, 4), "3-1-1-0"), variant="guerre")
+
+
+def test_a_la_guerre_the_counts_must_fit_together():
+    # 3-2-0-0: b loses both his honours only to two higher ones of a, in two tricks, and a's
+    # third honour wins its own trick (only b's could beat it, and both are beaten): a three.
+    # a with one trick and b with none fit each alone, not together.
+    with pytest.raises(IllegalEvent, match=r"honours held \(3–2–0–0\) cannot go with the tricks"):
+        play(guerre((1, 0, 6, 6), "3-2-0-0"), variant="guerre")
+    assert w.honour_tricks_possible((3, 2, 0, 0), (3, 0, 5, 5), partnership=False)
+    assert w.honour_tricks_possible((3, 2, 0, 0), (1, 2, 5, 5), partnership=False)
+    # Given in part ({"a": 3}: the other two with b, c or d), a fitting completion is enough.
+    assert play(guerre((1, 0, 6, 6), {"a": 3}), variant="guerre").deals
+
+
+def test_a_game_stored_before_issue_25_replays_its_impossible_honours():
+    state = w.new_game(PLAYERS, legacy_facts=True)
+    assert state.legacy_facts
+    row = last_row(w.apply(state, split(1, 12, "4-0")))
+    assert (row.tricks, row.split) == ((1, 12), (4, 0))

@@ -173,14 +173,19 @@ def test_a_partie_a_la_guerre_through_the_pad(club, four, scorer_client):
     page = scorer_client.get(url).content.decode()
     assert 'name="p_tricks.s3"' in page
     assert 'name="p_honours.s2" value="5"' in page  # five honours, seat 2
-    # Seat 3's tricks and honours are left out: 13 − 12 = 1 trick, 5 − 5 = no honour.
-    fields = {"p_tricks.s0": "12", "p_tricks.s1": "0", "p_tricks.s2": "0"}
+    # Seat 3's tricks and honours are left out: 13 − 12 = 1 trick, 5 − 5 = no honour. (Seat 1's
+    # four honours win three tricks at least — issue 25 — so seat 1 takes three, no trick point.)
+    fields = {"p_tricks.s0": "9", "p_tricks.s1": "3", "p_tricks.s2": "0"}
     fields |= {"p_honours.s0": "1", "p_honours.s1": "4", "p_honours.s2": "0"}
     assert pad.post("deal", fields).status_code == 200
     game.refresh_from_db()
-    assert game.snapshot["scores"] == [8, 4, 0, 0]
-    assert game.snapshot["deals"][0]["tricks"] == [12, 0, 0, 1]
-    fields = {"p_tricks.s0": "5", "p_tricks.s1": "4", "p_tricks.s2": "4"}
+    assert game.snapshot["scores"] == [5, 4, 0, 0]
+    assert game.snapshot["deals"][0]["tricks"] == [9, 3, 0, 1]
+    # A deal whose honours the tricks contradict is refused: seat 1's four with no trick.
+    fields = {"p_tricks.s0": "12", "p_tricks.s1": "0", "p_tricks.s2": "0"}
+    fields |= {"p_honours.s0": "1", "p_honours.s1": "4", "p_honours.s2": "0"}
+    assert pad.post("deal", fields).status_code == 422
+    fields = {"p_tricks.s0": "8", "p_tricks.s1": "2", "p_tricks.s2": "2"}
     fields |= {"p_honours.s0": "2", "p_honours.s1": "1", "p_honours.s2": "1"}
     assert pad.post("deal", fields).status_code == 200
     # s0 reaches 9 and wins the partie: each of the others pays 1 kr.
