@@ -29,6 +29,27 @@ standings.
 
 Every event is checked against its declared payload (``EVENTS``) before its handler runs.
 
+What no table can produce (issue 25). A deal is played with one 52-card deck, 13 cards to each
+player, one card each to every trick; the pad records each player's bid and tricks, or that
+the cards were thrown in. Refused:
+
+1. a bid outside ``Rules.min_bid``–13: a bid is a number of the 13 tricks a hand can take;
+2. tricks that do not add up to 13, or a count outside 0–13 (13 tricks, one per card of a
+   hand). Within that every split can happen: nothing recorded says who held which card (the
+   bids are the players' hopes, not their cards), and any four counts adding up to 13 come
+   from some deal — e.g. the player who takes t tricks holds t of the hearts (trumps) in a run
+   of the top ones, and each trick is led so that exactly one heart falls in it;
+3. a played deal whose bids are worth less than 11 (F3: the cards were thrown in instead), and
+   a throw-in whose bids are worth 11 or more (then it was played) or skip a bidder (the bids
+   go in turn from förhand, counter-clockwise; the last may throw in rather than bid);
+4. tricks recorded for a deal thrown in: the cards were thrown in before anyone played one, so
+   nobody took a trick (tricks of nought may come with it, as a pad's blank row does).
+
+Item 4 is new in issue 25; it concerns a payload that was refused before (a throw-in took no
+tricks at all), so no stored game holds it. ``legacy_facts`` (``new_game``, kept on the State)
+is there for the data migration all games share: a game stored before issue 25 replays without
+the checks added then — for Fyrtioett none that an old game could fail.
+
 Calculators: ``bid_worth``, ``bids_worth``, ``deal_is_played``, ``score_deal``, ``decide_winner``.
 """
 
@@ -114,6 +135,7 @@ class State:
     standings: tuple[Standing, ...] = ()
     expected: tuple[str, ...] = ()  # new_game sets EVENT_TYPES: a deal or a throw-in is next
     log: tuple[Line, ...] = ()
+    legacy_facts: bool = False  # a game stored before issue 25's checks (see the docstring)
 
     @property
     def bidding_order(self) -> tuple[str, ...]:
@@ -181,7 +203,10 @@ def decide_winner(scores: Sequence[int]) -> Outcome:
 
 
 def new_game(
-    players: Sequence[str], rules: Rules = Rules(), first_dealer: str | None = None
+    players: Sequence[str],
+    rules: Rules = Rules(),
+    first_dealer: str | None = None,
+    legacy_facts: bool = False,
 ) -> State:
     players, dealer = seat_players(players, NAME, MIN_PLAYERS, MAX_PLAYERS, first_dealer)
     return State(
@@ -191,6 +216,7 @@ def new_game(
         forhand=right_of(players, dealer),
         teams={player: seat % 2 for seat, player in enumerate(players)},
         expected=EVENT_TYPES,
+        legacy_facts=bool(legacy_facts),
     )
 
 
@@ -246,6 +272,16 @@ def _play_deal(state: State, event: Mapping[str, Any]) -> State:
 
 
 def _throw_in(state: State, event: Mapping[str, Any]) -> State:
+    took = [p for p, n in (event.get("tricks") or {}).items() if n]
+    if took:  # item 4: a pad sends the trick row with the throw-in button
+        raise IllegalEvent(
+            _(
+                "the cards were thrown in before anyone played, so nobody took a trick, but "
+                "{player} has {tricks}: clear the tricks, or record the deal as played"
+            ),
+            player=took[0],
+            tricks=event["tricks"][took[0]],
+        )
     bids_given = dict(event.get("bids") or {})
     _check_bids(state, bids_given)
     order = state.bidding_order
@@ -329,7 +365,7 @@ def _finish_if_won(state: State) -> State:
 
 
 # A bid's form is 0–13 tricks; the club's least bid (F2) is the handler's to check.
-_BIDS = PerPlayer(Whole(0, TRICKS))
+_COUNTS = PerPlayer(Whole(0, TRICKS))
 
 EVENTS = {
     "deal": EventType(
@@ -340,6 +376,8 @@ EVENTS = {
         },
     ),
     # The bids are optional and may stop short: the last bidder throws in rather than bid.
-    "throw_in": EventType(_throw_in, {"bids": may(_BIDS)}),
+    # Tricks are taken (the pad's one form sends its trick row with the throw-in button) only
+    # to say, in words, that a deal thrown in has none — not "throw_in takes no tricks".
+    "throw_in": EventType(_throw_in, {"bids": may(_COUNTS), "tricks": may(_COUNTS)}),
 }
 EVENT_TYPES = event_types(EVENTS)

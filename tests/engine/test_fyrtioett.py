@@ -332,3 +332,41 @@ def test_the_score_sheet_keeps_its_invariants(sequence):
     # The deal moves one seat counter-clockwise per deal, thrown in or played.
     for before_dealer, after_dealer in zip(dealers, dealers[1:], strict=False):
         assert PLAYERS.index(after_dealer) == (PLAYERS.index(before_dealer) - 1) % 4
+
+
+# --- what no table can produce (issue 25) ----------------------------------------------------
+
+
+def test_a_deal_thrown_in_has_no_tricks_and_says_so_in_words():
+    # "kastar alla sina kort": b (förhand), c and d bid 2 + 3 + 3 = 8 and a throws in; nobody
+    # played a card, so c cannot have taken four tricks. The pad sends its trick row with the
+    # throw-in button: the refusal names the player and the count, never an event or a key.
+    thrown = {"type": "throw_in", "bids": {"b": 2, "c": 3, "d": 3}}
+    with pytest.raises(IllegalEvent) as refused:
+        play({**thrown, "tricks": {"c": 4, "d": 0}})
+    message = str(refused.value)
+    assert message.startswith("the cards were thrown in before anyone played")
+    assert "c has 4" in message
+    assert "throw_in" not in message
+    assert "'tricks'" not in message
+    # A blank trick row (noughts) says nothing that did not happen.
+    state = play({**thrown, "tricks": {"a": 0, "b": 0, "c": 0, "d": 0}})
+    assert state.sheet[0].thrown_in
+    assert state.sheet[0].tricks == ()
+
+
+def test_every_split_of_the_thirteen_tricks_is_accepted_and_no_other():
+    # 13 tricks, one per card of a hand: 13-0-0-0 (a holds the thirteen hearts, the trumps, and
+    # leads them) as much as 4-3-3-3; 14 or 12 in all cannot be.
+    assert play(deal([7, 1, 1, 1], [13, 0, 0, 0])).sheet[0].tricks == (13, 0, 0, 0)
+    assert play(deal([4, 3, 3, 3], [4, 3, 3, 3])).sheet[0].tricks == (4, 3, 3, 3)
+    with pytest.raises(IllegalEvent, match="add up to 14, but a deal has 13"):
+        play(deal([4, 3, 3, 3], [4, 4, 3, 3]))
+    with pytest.raises(IllegalEvent, match="add up to 12, but a deal has 13"):
+        play(deal([4, 3, 3, 3], [3, 3, 3, 3]))
+
+
+def test_a_game_stored_before_issue_25_keeps_replaying():
+    state = f.new_game(PLAYERS, legacy_facts=True)
+    assert state.legacy_facts
+    assert f.apply(state, deal([4, 3, 3, 3], [4, 3, 3, 3])).scores == (4, 3, 3, 3)
