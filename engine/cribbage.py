@@ -56,6 +56,30 @@ The game (``new_game`` / ``apply``)
   hands still to count (the rules have no muggins). A deal played card by card takes no
   ``peg``: the app counts its pegging.
 
+What no table can produce (issue 25; checked in ``apply`` unless the game was recorded before
+these checks, ``new_game(legacy_facts=True)``, which a data migration sets on such a game)
+One deck of 52 cards: each player keeps four (six dealt, two laid away; at three five dealt,
+one laid away and one card from the pack to the crib), the crib has four, one starter is cut.
+- A card exists once: no card shown in a hand (given as ``cards``) is the starter or a card
+  shown in another hand of the deal, and no crib card is either ("a deck has one").
+- What a player played is what he shows: in a deal played card by card, the four cards a
+  player shows are of the four ranks he laid, each as often (and he shows no card he did not
+  lay); a crib card is no fifth card of a rank laid or cut.
+- A go is kept: a player who said go at a count held no card that fitted under 31 there; every
+  card he lays later in the deal was in his hand then, so none of them may be one that would
+  have fitted (a card worth at most ``31 - count``).
+- The counts agree with the cards: a show or crib given as points is a total some four cards
+  score with the starter (19, 25, 26, 27 never; ``IMPOSSIBLE_WITH_STARTER`` per starter), and
+  four such cards exist among the cards nobody else is known to hold: not the starter, not a
+  card shown in the deal, of the ranks the player laid when the deal was played card by card,
+  and together with every other show of the deal given as points (two hands of 28 with a five
+  cut would need the same three fives). Shown cards that leave no cards for a total counted
+  earlier are refused too. (``facts_possible``: a search over the ranks and then the suits;
+  past ``SEARCH_BUDGET`` steps it gives the benefit of the doubt.)
+- The pegging agrees with the cards: played card by card the engine counts it (fifteen,
+  thirty-one, pairs, runs, go, last card); pegged the quick way the points as said are taken
+  (which cards scored them is not recorded, so nothing bounds them but the game).
+
 Discard advice
 - ``discard_advice(six_cards, is_dealer)``: all 15 discards ranked by expected hand points over
   the 46 possible starters plus (dealer) or minus (non-dealer) the expected crib, the crib
@@ -647,6 +671,14 @@ class State:
     said_go: tuple[str, ...] = ()
     to_play: str | None = None
     last_to_play: str | None = None
+    # The facts of this deal the checks of "What no table can produce" compare: the cards shown
+    # for each player who showed cards, the crib's cards, every go as (player, count). A game
+    # recorded before those checks (``legacy_facts``, set by a data migration) replays without
+    # them.
+    shown_cards: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    crib_cards: tuple[str, ...] = ()
+    gone: tuple[tuple[str, int], ...] = ()
+    legacy_facts: bool = False
 
     @property
     def count_total(self) -> int:
@@ -654,7 +686,10 @@ class State:
 
 
 def new_game(
-    players: Sequence[str], rules: Rules = Rules(), first_dealer: str | None = None
+    players: Sequence[str],
+    rules: Rules = Rules(),
+    first_dealer: str | None = None,
+    legacy_facts: bool = False,
 ) -> State:
     if rules.target not in (61, 121):
         raise IllegalEvent(
@@ -672,6 +707,7 @@ def new_game(
         hand_points=dict(zero),
         hands_shown=dict(zero),
         cards_played=dict.fromkeys(players, ()),
+        legacy_facts=legacy_facts,
     )
 
 
@@ -784,6 +820,8 @@ def _on_play(state: State, event: dict) -> State:
         raise IllegalEvent(_("{player} has played all four cards"), player=player)
     _check_turn(state, player)
     _check_rank_left(state, rank)
+    if not state.legacy_facts:
+        _check_go_kept(state, player, rank)
     pile = [RANKS[c] for c in state.count_cards]
     _check_under_31(pile, rank, label)
     peg = _peg_ranks(pile, rank)
@@ -830,7 +868,11 @@ def _on_go(state: State, event: dict) -> State:
             _("at {count} every card still fits; say go only when no card can be played"),
             count=state.count_total,
         )
-    state = replace(state, said_go=(*state.said_go, player))
+    state = replace(
+        state,
+        said_go=(*state.said_go, player),
+        gone=(*state.gone, (player, state.count_total)),
+    )
     state = replace(state, log=(*state.log, Line(_("{player}: go"), player=player)))
     return _with_next(_pass_turn(state, player))
 
@@ -890,6 +932,23 @@ def _check_rank_left(state: State, rank: int) -> None:
         )
 
 
+def _check_go_kept(state: State, player: str, rank: int) -> None:
+    """A go says the player held no card that fitted under 31: every card he lays later in the
+    deal was in his hand then, so none may be one that would have fitted."""
+    for said, count in state.gone:
+        if said == player and count + _value(rank) <= 31:
+            raise IllegalEvent(
+                _(
+                    "{player} said go at {count}, so he held no card that fitted; "
+                    "{card} would have fitted (it makes {total})"
+                ),
+                player=player,
+                count=count,
+                card=RANK_LABELS[rank],
+                total=count + _value(rank),
+            )
+
+
 def _rank_left(state: State, rank: int) -> bool:
     """A deck has four cards of a rank, and the starter is one of them when it matches."""
     label = RANK_LABELS[rank]
@@ -947,6 +1006,7 @@ def _on_show(state: State, event: dict) -> State:
             _("{player} counts first: the order is {order}"), player=due, order=", ".join(order)
         )
     points, said = _show_points(state, event, crib=False)
+    state = _shown(state, player, event, points)
     hands = dict(state.deals[-1].hands)
     hands[player] = points
     state = _update_deal(state, hands=hands)
@@ -972,6 +1032,7 @@ def _on_crib(state: State, event: dict) -> State:
     if state.phase != "crib":
         raise IllegalEvent(_("the crib is counted last, after every hand"))
     points, said = _show_points(state, event, crib=True)
+    state = _shown(state, None, event, points)
     state = _update_deal(state, crib=points)
     dealer = state.dealer
     line = (
@@ -995,6 +1056,9 @@ def _on_crib(state: State, event: dict) -> State:
         said_go=(),
         to_play=None,
         last_to_play=None,
+        shown_cards={},
+        crib_cards=(),
+        gone=(),
     )
     return _with_next(
         replace(state, log=(*state.log, Line(_("New deal: {player} deals"), player=dealer)))
@@ -1048,6 +1112,198 @@ def _show_points(state: State, event: dict, crib: bool) -> tuple[int, Line | Non
             points=points,
         )
     return points, ""
+
+
+# --- what no table can produce -------------------------------------------------------------
+
+
+def _shown(state: State, player: str | None, event: dict, points: int) -> State:
+    """Keep the cards of a show (``player`` None: the crib) and, unless the game was recorded
+    before these checks, check that it agrees with everything else recorded for the deal."""
+    cards = None
+    if event.get("cards") is not None:
+        cards = tuple(str(_card(c)) for c in event["cards"])
+    if not state.legacy_facts:
+        _check_show_facts(state, player, cards, points)
+    if cards is None:
+        return state
+    if player is None:
+        return replace(state, crib_cards=cards)
+    return replace(state, shown_cards={**state.shown_cards, player: cards})
+
+
+def _check_show_facts(
+    state: State, player: str | None, cards: tuple[str, ...] | None, points: int
+) -> None:
+    starter = _card(state.starter)
+    by_cards = _by_cards(state)
+    if cards is not None:
+        seen = {code: p for p, shown in state.shown_cards.items() for code in shown}
+        for code in cards:
+            if code in seen:
+                raise IllegalEvent(
+                    _("{card} was already counted in {player}'s hand: a deck has one {card}"),
+                    card=_card(code).pretty,
+                    player=seen[code],
+                )
+        if by_cards and player is not None:
+            played = state.cards_played[player]
+            if sorted(RANKS[label] for label in played) != sorted(_card(c).rank for c in cards):
+                raise IllegalEvent(
+                    _(
+                        "{player} played {played} but shows {shown}: the four cards shown are "
+                        "the four he played"
+                    ),
+                    player=player,
+                    played=" ".join(played),
+                    shown=" ".join(_card(c).pretty for c in cards),
+                )
+        if by_cards and player is None:
+            out = Counter(RANKS[label] for shown in state.cards_played.values() for label in shown)
+            out[starter.rank] += 1
+            for code in cards:
+                card = _card(code)
+                out[card.rank] += 1
+                if out[card.rank] > 4:
+                    raise IllegalEvent(
+                        _(
+                            "{card} cannot be in the crib: the four cards of its rank were "
+                            "played or cut already"
+                        ),
+                        card=card.pretty,
+                    )
+    known = {card_number(starter)}
+    for shown in (*state.shown_cards.values(), state.crib_cards, cards or ()):
+        known.update(card_number(_card(code)) for code in shown)
+    claims = [
+        Claim(state.deals[-1].hands[p], False, _ranks_played(state, p))
+        for p in state.shown
+        if p not in state.shown_cards
+    ]
+    if cards is None:
+        claims.append(Claim(points, player is None, _ranks_played(state, player)))
+    if facts_possible(card_number(starter), known, claims):
+        return
+    if cards is None and player is None:
+        raise IllegalEvent(
+            _(
+                "the crib cannot count {points}: with {starter} cut, no four cards left by "
+                "what this deal has played and shown score {points}"
+            ),
+            points=points,
+            starter=starter.pretty,
+        )
+    if cards is None:
+        raise IllegalEvent(
+            _(
+                "{player} cannot count {points}: with {starter} cut, no four cards he can "
+                "have held, by what this deal has played and shown, score {points}"
+            ),
+            player=player,
+            points=points,
+            starter=starter.pretty,
+        )
+    counted = [
+        Line(_("{player}'s {points}"), player=p, points=state.deals[-1].hands[p])
+        for p in state.shown
+        if p not in state.shown_cards
+    ]
+    raise IllegalEvent(
+        _("{shown} cannot be: it leaves no four cards for {counted}, counted before"),
+        shown=" ".join(_card(c).pretty for c in cards),
+        counted=listed(counted, last_and=True),
+    )
+
+
+def _ranks_played(state: State, player: str | None) -> tuple[int, ...] | None:
+    """The ranks a player laid in the play by cards (his hand's ranks), None if unknown."""
+    if player is None or not _by_cards(state):
+        return None
+    return tuple(RANKS[label] for label in state.cards_played[player])
+
+
+class Claim(NamedTuple):
+    """A show given as points: the four cards behind it are not recorded."""
+
+    points: int
+    crib: bool
+    ranks: tuple[int, ...] | None  # the ranks it must have (from the play), if known
+
+
+# Every multiset of four ranks a deck holds (no rank five times), with its rank code.
+_FOUR_RANKS = tuple(
+    (ranks, Counter(ranks), _rank_code(ranks))
+    for ranks in itertools.combinations_with_replacement(range(ACE, KING + 1), 4)
+    if max(Counter(ranks).values()) <= 4
+)
+# How far a search for the cards behind the points may go before it gives the benefit of the
+# doubt (a deal of many shows by points that compete for few cards): far above what any deal
+# recorded at a table needs.
+SEARCH_BUDGET = 200_000
+
+
+class _Enough(Exception):
+    pass
+
+
+def facts_possible(
+    starter: int, known: set[int], claims: Sequence[Claim], budget: int = SEARCH_BUDGET
+) -> bool:
+    """Whether four cards for each claim (card numbers 0-51) can be found, none of them among
+    ``known`` (the starter and the cards shown) and none twice, each scoring its points with the
+    starter and having the ranks it must have. The claims with known ranks are placed first,
+    then the highest totals (the scarcest hands); each claim is first looked for alone. Past
+    ``budget`` steps the answer is yes (the benefit of the doubt)."""
+    order = sorted(claims, key=lambda c: (c.ranks is None, -c.points))
+    steps = [budget]
+
+    def search(index: int, used: frozenset[int]) -> bool:
+        if index == len(order):
+            return True
+        for hand in _hands_scoring(order[index], starter, used, steps):
+            if search(index + 1, used | frozenset(hand)):
+                return True
+        return False
+
+    try:
+        # Each claim alone first: most that cannot be fail there, without the joint search.
+        for claim in order:
+            if next(_hands_scoring(claim, starter, frozenset(known), steps), None) is None:
+                return False
+        return search(0, frozenset(known))
+    except _Enough:
+        return True
+
+
+def _hands_scoring(claim: Claim, starter: int, used: frozenset[int], steps: list[int]):
+    """The four-card hands (or cribs) outside ``used`` that score the claim's points."""
+    by_rank: dict[int, list[int]] = {}
+    for n in range(52):
+        if n not in used:
+            by_rank.setdefault((n >> 2) + 1, []).append(n)
+    starter_rank = _POW[(starter >> 2) + 1]
+    extras = (0, 1, 5, 6) if claim.crib else (0, 1, 4, 5, 6)
+    if claim.ranks is not None:
+        ranks = tuple(sorted(claim.ranks))
+        multisets: Iterable = ((ranks, Counter(ranks), _rank_code(ranks)),)
+    else:
+        multisets = _FOUR_RANKS
+    for _ranks, counts, code in multisets:
+        steps[0] -= 1
+        if steps[0] < 0:
+            raise _Enough
+        if any(len(by_rank.get(rank, ())) < k for rank, k in counts.items()):
+            continue
+        if claim.points - RANK_POINTS[code + starter_rank] not in extras:
+            continue
+        choices = [itertools.combinations(by_rank[rank], k) for rank, k in counts.items()]
+        for parts in itertools.product(*choices):
+            steps[0] -= 1
+            if steps[0] < 0:
+                raise _Enough
+            hand = tuple(itertools.chain.from_iterable(parts))
+            if hand_points(hand, starter, claim.crib) == claim.points:
+                yield hand
 
 
 def _with_next(state: State) -> State:

@@ -545,10 +545,10 @@ def test_a_go_gives_the_last_player_one_and_the_first_to_say_go_leads_next():
         card("b", "5"),  # 10, a pair → b 2
         card("a", "5"),  # 15 and a pair royal → a 2 + 6
         card("b", "4"),  # 19; b has played his four cards
-        card("a", "2"),  # 21, the last card → a 1
+        card("a", "7"),  # 26, the last card → a 1 (a 2 would contradict a's go at 29)
     )
     assert state.scores == {"a": 9, "b": 3}
-    assert state.log == ("a plays 2 (21): last card, 1",)
+    assert state.log == ("a plays 7 (26): last card, 1",)
     state = play(cut_for_play("8C"), card("b", "5"), card("a", "5"), card("b", "5"))
     assert state.log == ("b plays 5 (15): fifteen, pair royal, 8",)
     assert [str(t) for t in state.log[0].params["reasons"].params.values()] == [
@@ -712,8 +712,9 @@ def test_the_next_deal_starts_a_fresh_play():
     state = play(
         cut_for_play(),
         *(card(p, r) for p, r in zip("babababa", "AAA22233", strict=True)),
-        {"type": "show", "player": "b", "points": 2},
-        {"type": "show", "player": "a", "points": 2},
+        # b held A A 2 3, a A 2 2 3: with K♠ cut, 12 and 14 (a hand of A 2 3 has its run).
+        {"type": "show", "player": "b", "points": 12},
+        {"type": "show", "player": "a", "points": 14},
         {"type": "crib", "points": 2},
     )
     assert state.dealer == "b"
@@ -789,12 +790,12 @@ def test_a_deal_played_card_by_card_takes_no_peg_during_the_shows():
     state = play(
         cut_for_play(),
         *(card(p, r) for p, r in zip("babababa", "AAA22233", strict=True)),
-        hand("b", 2),
+        hand("b", 12),
     )
     assert state.expected == ("show",)
     with pytest.raises(IllegalEvent, match="played card by card, so the app counts"):
         c.apply(state, peg("a", 1))
-    state = c.apply(state, hand("a", 2))
+    state = c.apply(state, hand("a", 14))
     assert state.expected == ("crib",)
     with pytest.raises(IllegalEvent, match="played card by card, so the app counts"):
         c.apply(state, peg("a", 1))
@@ -808,3 +809,125 @@ def test_a_peg_before_the_starter_is_refused_and_after_the_crib_it_waits_for_the
     assert "peg" not in counted.expected
     with pytest.raises(IllegalEvent, match="after the starter"):
         c.apply(counted, peg("b", 2))
+
+
+# --- what no table can produce (issue 25) --------------------------------------------------------
+# Worked by hand from the rules text: a deck has each card once; the four cards a player shows
+# are the four he played; a go says no card in hand fitted; the points said are points some four
+# cards could make together with everything else the deal shows.
+
+
+def cards_of(player, *codes):
+    return {"type": "show", "player": player, "cards": list(codes)}
+
+
+def test_a_card_counted_in_one_hand_cannot_be_counted_in_another_or_in_the_crib():
+    state = play(cut_for_play("KS"), cards_of("b", "5H", "5S", "10C", "KH"))
+    with pytest.raises(IllegalEvent, match="5♥ was already counted in b's hand"):
+        c.apply(state, cards_of("a", "5H", "2D", "3D", "4D"))
+    state = c.apply(state, cards_of("a", "5D", "2D", "3D", "4D"))
+    with pytest.raises(IllegalEvent, match="K♥ was already counted in b's hand"):
+        c.apply(state, {"type": "crib", "cards": ["KH", "2C", "3C", "4C"]})
+    with pytest.raises(IllegalEvent, match="given twice"):  # the starter
+        c.apply(state, {"type": "crib", "cards": ["KS", "2C", "3C", "4C"]})
+
+
+def test_the_four_cards_shown_are_the_four_cards_played():
+    # b laid A A 2 3 and a A 2 2 3 (with K♠ cut): b cannot show a five he never laid.
+    state = play(
+        cut_for_play("KS"), *(card(p, r) for p, r in zip("babababa", "AAA22233", strict=True))
+    )
+    with pytest.raises(IllegalEvent, match="b played A A 2 3 but shows A♥ A♦ 2♣ 5♥"):
+        c.apply(state, cards_of("b", "AH", "AD", "2C", "5H"))
+    state = c.apply(state, cards_of("b", "AH", "AD", "2C", "3H"))  # any suits of those ranks
+    assert state.deals[-1].hands == {"b": 12}
+    with pytest.raises(IllegalEvent, match="a played A 2 2 3 but shows"):
+        c.apply(state, cards_of("a", "AS", "2D", "3C", "3D"))
+
+
+def test_a_crib_card_cannot_be_a_fifth_card_of_a_rank_played_or_cut():
+    # 5♥ cut; b lays 5, a 5, b 5: four fives are out, so no five is left for the crib.
+    state = play(
+        cut_for_play("5H"),
+        *(card(p, r) for p, r in zip("babababa", "555KA234", strict=True)),
+        hand("b", 8),  # 5 5 A 3 with 5♥: fifteen 5-5-5 (2), pair royal (6)
+        hand("a", 6),  # 5 K 2 4 with 5♥: two fifteens 5-K (4), the fives a pair (2)
+    )
+    with pytest.raises(IllegalEvent, match="5♣ cannot be in the crib"):
+        c.apply(state, {"type": "crib", "cards": ["5C", "9C", "9D", "9H"]})
+
+
+def test_a_card_laid_after_a_go_that_would_have_fitted_then_is_refused():
+    state = play(
+        cut_for_play("8C"),
+        card("b", "K"),  # 10
+        card("a", "Q"),  # 20
+        card("b", "9"),  # 29
+        go("a"),  # a: nothing under 31, so no ace and no two in a's hand
+        go("b"),  # b 1 for go
+        card("a", "5"),
+        card("b", "5"),
+        card("a", "5"),
+        card("b", "4"),
+    )
+    with pytest.raises(IllegalEvent, match="a said go at 29, so he held no card that fitted; 2"):
+        c.apply(state, card("a", "2"))
+    with pytest.raises(IllegalEvent, match="a said go at 29"):
+        c.apply(state, card("a", "A"))
+    assert c.apply(state, card("a", "7")).scores == {"a": 9, "b": 3}  # 7 makes 36 at 29
+    # A game recorded before this check replays as it did.
+    old = c.new_game(["a", "b"], legacy_facts=True)
+    old = play(
+        c.apply(old, {"type": "starter", "card": "8C"}),
+        *(e for e in [card("b", "K"), card("a", "Q"), card("b", "9"), go("a"), go("b")]),
+        card("a", "5"),
+        card("b", "5"),
+        card("a", "5"),
+        card("b", "4"),
+        card("a", "2"),
+    )
+    assert old.scores == {"a": 9, "b": 3}
+
+
+def test_points_must_be_what_the_cards_laid_can_make():
+    # b laid A A 2 3 with K♠ cut: fifteens K-3-2 and K-3-A-A (4), the aces a pair (2), the
+    # double run A-2-3 (6): 12 whatever the suits (two aces: no flush; no jack: no nobs).
+    state = play(
+        cut_for_play("KS"), *(card(p, r) for p, r in zip("babababa", "AAA22233", strict=True))
+    )
+    with pytest.raises(IllegalEvent, match="b cannot count 2: with K♠ cut, no four cards"):
+        c.apply(state, hand("b", 2))
+    assert c.apply(state, hand("b", 12)).deals[-1].hands == {"b": 12}
+
+
+def test_points_cannot_need_the_cards_another_show_holds():
+    # With 5♥ cut, 28 is three fives and a ten-card (29 with the jack of hearts): once b shows
+    # 5♠ 5♦ 5♣ J♥ (29), no five is left, so a cannot count 28 (24 still: 4 4 6 6).
+    state = play(cut_for_play("5H"), cards_of("b", "5S", "5D", "5C", "JH"))
+    assert state.deals[-1].hands == {"b": 29}
+    with pytest.raises(IllegalEvent, match="a cannot count 28: with 5♥ cut"):
+        c.apply(state, hand("a", 28))
+    state = c.apply(state, hand("a", 24))
+    with pytest.raises(IllegalEvent, match="the crib cannot count 28: with 5♥ cut"):
+        c.apply(state, {"type": "crib", "points": 28})
+
+
+def test_two_counts_of_points_cannot_share_the_three_fives():
+    # 5♥ cut: b says 28 (5 5 5 and a ten-card); a 28 too would need the same three fives.
+    state = play(cut_for_play("5H"), hand("b", 28))
+    with pytest.raises(IllegalEvent, match="a cannot count 28"):
+        c.apply(state, hand("a", 28))
+    # And cards shown after a count may not take what that count needed.
+    with pytest.raises(
+        IllegalEvent, match="5♠ 10♣ J♦ K♥ cannot be: it leaves no four cards for b's 28"
+    ):
+        c.apply(state, cards_of("a", "5S", "10C", "JD", "KH"))
+    # 4 10 J K with 5♥: three fifteens of the five and a ten-card, 6.
+    assert c.apply(state, cards_of("a", "4S", "10C", "JD", "KH")).deals[-1].hands["a"] == 6
+
+
+def test_a_game_recorded_before_the_checks_replays_its_impossible_counts():
+    old = c.apply(c.new_game(["a", "b"], legacy_facts=True), {"type": "starter", "card": "5H"})
+    old = play(old, hand("b", 28), hand("a", 28), {"type": "crib", "points": 28})
+    assert old.scores == {"a": 56, "b": 28}
+    assert old.legacy_facts
