@@ -30,6 +30,28 @@ Events:
 
 The deal alternates between the two. No money (``transfers`` always empty);
 ``league_details`` counts ``deals_won``.
+
+What no table can produce
+-------------------------
+A deal is 26 tricks with one 52-card deck: 13 in the first half while the 26-card stock lasts
+(two cards drawn after each trick), 13 in the second with the cards then in hand; every trick
+goes to one of the two. The pad records tricks (or the halves' tricks), not the cards, so what
+the deck bounds is this; each is refused naming the player:
+
+1. Each half holds 13 tricks, shared by the two: the counted tricks add up to 13 (the last 13),
+   26 (all) or, in the points count, 13 in each half — no player takes fewer than none or more
+   than the half holds.
+2. The last trick is one of the last 13: the player recorded as taking it took at least one of
+   them (in the 13 and points counts, one of his counted or late tricks; in the 26 count, at
+   least one trick), so a player who took none cannot have taken the last. Added by issue 25:
+   a game stored before it replays with ``new_game(..., legacy_facts=True)``, which skips this
+   check only.
+
+Every split within these bounds happens with real cards: with the stock the trick winner
+chooses his next hand, so any number of the first 13 (0–13) can go to either player, and any
+number of the last 13 — e.g. a player holding k trumps and 13 − k cards of a suit his opponent
+holds higher takes exactly k of them. The simulator (``tests/engine/simulate/tvamanswhist.py``)
+plays real deals and the test enumerates every record the pad can send.
 """
 
 from __future__ import annotations
@@ -124,14 +146,27 @@ class State:
     expected: tuple[str, ...] = ("deal",)
     log: tuple[Line, ...] = ()
     league_details: dict[str, dict[str, int]] = field(default_factory=dict)
+    legacy_facts: bool = (
+        False  # recorded before issue 25's checks (see "What no table can produce")
+    )
 
 
 def new_game(
-    players: Sequence[str], rules: Rules = Rules(), first_dealer: str | None = None
+    players: Sequence[str],
+    rules: Rules = Rules(),
+    first_dealer: str | None = None,
+    legacy_facts: bool = False,
 ) -> State:
     players, dealer = seat_players(players, NAME, MIN_PLAYERS, MAX_PLAYERS, first_dealer)
     zero = dict.fromkeys(players, 0)
-    return State(players=players, rules=rules, dealer=dealer, deals_won=zero, points=dict(zero))
+    return State(
+        players=players,
+        rules=rules,
+        dealer=dealer,
+        deals_won=zero,
+        points=dict(zero),
+        legacy_facts=legacy_facts,
+    )
 
 
 def apply(state: State, event: Mapping[str, Any]) -> State:
@@ -202,6 +237,8 @@ def _deal(state: State, event: Mapping[str, Any]) -> State:
         counted = {p: early[p] + 2 * late[p] for p in state.players}
     else:
         counted = _split(state, event, "tricks", COUNTED[counting])
+    if last is not None and not state.legacy_facts:
+        _check_last(state, last, late or counted)
     a, b = state.players
     if counted[a] != counted[b]:
         winner = a if counted[a] > counted[b] else b
@@ -246,6 +283,19 @@ def _deal(state: State, event: Mapping[str, Any]) -> State:
     if match_winner is None:
         return state
     return _finish(state, match_winner)
+
+
+def _check_last(state: State, last: str, tricks: dict[str, int]) -> None:
+    """Item 2: whoever took the last trick took at least one of the last 13 (``tricks``: the
+    late tricks, or the counted ones)."""
+    if tricks[last] == 0:
+        counting = state.rules.counting
+        raise IllegalEvent(
+            _("{player} took none of the 26 tricks, so he cannot have taken the last")
+            if counting == "26"
+            else _("{player} took none of the last 13 tricks, so he cannot have taken the last"),
+            player=last,
+        )
 
 
 def _match_winner(state: State, deal_winner: str) -> str | None:

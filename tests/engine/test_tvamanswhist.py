@@ -259,6 +259,44 @@ def test_apply_never_changes_the_state_it_was_given_and_the_state_is_json():
     json.dumps(dataclasses.asdict(after))
 
 
+# --- what no table can produce (issue 25) --------------------------------------------------------
+
+
+def test_the_last_trick_goes_to_a_player_who_took_one_of_the_last_thirteen():
+    # The 26th trick is one of the last 13 and one of the 26: a player with none of them did
+    # not take it.
+    with pytest.raises(IllegalEvent, match="b took none of the 26 tricks"):
+        play(tricks(26, 0, last="b"), counting="26")
+    with pytest.raises(IllegalEvent, match="a took none of the 26 tricks"):
+        play(tricks(b=26, last="a"), counting="26")
+    assert play(tricks(25, 1, last="b"), counting="26").sheet[0].last == "b"
+    assert play(tricks(13, 13, last="a"), counting="26").sheet[0].winner == "a"
+    # The 13 count: the counted tricks are the last 13.
+    with pytest.raises(IllegalEvent, match="b took none of the last 13 tricks"):
+        play(tricks(13, 0, last="b"))
+    assert play(tricks(12, 1, last="b")).sheet[0].last == "b"
+    # The points count: the late tricks. b took all 13 early tricks but none of the late ones.
+    with pytest.raises(IllegalEvent, match="b took none of the last 13 tricks"):
+        play({**weighted((0, 13), (13, 0)), "last": "b"}, counting="points")
+    state = play({**weighted((0, 13), (12, 1)), "last": "b"}, counting="points")
+    assert state.sheet[0].counted == {"a": 24, "b": 15}
+
+
+def test_every_split_of_each_half_is_accepted():
+    # Any number of each half's 13 tricks can go to either player (see the docstring).
+    for early in range(14):
+        for late in range(14):
+            state = play(weighted((early, 13 - early), (late, 13 - late)), counting="points")
+            assert state.sheet[0].counted["a"] == early + 2 * late
+
+
+def test_a_game_stored_before_these_checks_replays_as_recorded():
+    state = t.new_game(PLAYERS, t.Rules(counting="26"), legacy_facts=True)
+    assert state.legacy_facts
+    assert t.apply(state, tricks(26, 0, last="b")).sheet[0].winner == "a"
+    assert not t.new_game(PLAYERS).legacy_facts
+
+
 # --- invariants ------------------------------------------------------------------------------
 
 
@@ -278,7 +316,9 @@ def test_the_match_keeps_its_invariants(counting, deals_to_win, points_to_win, d
         if counting == "points":
             event = weighted((early, 13 - early), (late, 13 - late))
         elif counting == "26":
-            event = tricks(early + late, last="a" if last_a else "b")
+            # The last trick goes to a player who took at least one (issue 25).
+            taker = "a" if (last_a and early + late) or early + late == 26 else "b"
+            event = tricks(early + late, last=taker)
         else:
             event = tricks(late)
         state = t.apply(state, event)
