@@ -60,6 +60,7 @@ def test_the_guest_list_counts_games_and_evenings(club, greta_came_three_times):
     assert merge.guests(club) == [merge.Guest("Greta", games=3, evenings=3)]
 
 
+@pytest.mark.usefixtures("in_english")
 def test_a_guest_who_came_three_times_is_merged_into_the_member_he_became(
     club, greta_came_three_times, django_capture_on_commit_callbacks
 ):
@@ -145,6 +146,7 @@ def test_a_duplicate_member_with_a_balance_is_merged(
     assert ledger.verify_books(club) == []
 
 
+@pytest.mark.usefixtures("in_english")
 def test_a_merge_is_refused_while_his_game_is_open_or_both_sat_in_one_game(club, toy):
     old = make_member(club, "Bertil")
     anna = make_member(club, "Anna")
@@ -159,6 +161,7 @@ def test_a_merge_is_refused_while_his_game_is_open_or_both_sat_in_one_game(club,
     assert old.active
 
 
+@pytest.mark.usefixtures("in_english")
 def test_two_attendances_at_one_evening_are_refused(club, greta_came_three_times):
     bo, _games = greta_came_three_times
     with pytest.raises(ValidationError, match="both came"):
