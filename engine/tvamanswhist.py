@@ -47,11 +47,13 @@ the deck bounds is this; each is refused naming the player:
    a game stored before it replays with ``new_game(..., legacy_facts=True)``, which skips this
    check only.
 
-Every split within these bounds happens with real cards: with the stock the trick winner
-chooses his next hand, so any number of the first 13 (0–13) can go to either player, and any
-number of the last 13 — e.g. a player holding k trumps and 13 − k cards of a suit his opponent
-holds higher takes exactly k of them. The simulator (``tests/engine/simulate/tvamanswhist.py``)
-plays real deals and the test enumerates every record the pad can send.
+Nothing else is bounded: the engine accepts every split of each half. For the last 13 this is
+shown by pairs: two hands of 13 that pair up card for card in the same suit (one card of each
+pair in each hand) give the leader, trick by trick, the choice to lead a pair he wins or one he
+loses (the follower follows with the pair's other card), so any k of the 13, in any order, can
+go to either player. The simulator (``tests/engine/simulate/tvamanswhist.py``) plays real
+deals and reports how many of the (first half, last half, last trick) results it reached; the
+test enumerates every record the pad can send against the rules above.
 """
 
 from __future__ import annotations
