@@ -24,6 +24,24 @@ Design — one event per deal:
   scorer picks the first dealer, G2). Standings: the winner first (score = everything on the
   table, ``players × capital``), then the others in reverse order of going out; players out in
   the same deal share a place (all have 0).
+
+What no table can produce (issue 25; each item is refused in ``apply`` and has a worked example
+in ``tests/engine/test_stopp.py``). The pad records only the cards each player still in held
+when the deal ended, so these are the facts about those counts no deal of six cards each can
+yield:
+
+1. A player holding more than six cards: nobody draws ("Spelarna får 6 kort var. Resten av
+   korten i leken läggs undan").
+2. Every player holding cards: the deal ends only when someone has played his last card.
+3. The eldest hand (förhand, the dealer's left among the players still in) holding all six:
+   he leads the deal's first card ("Förhand börjar med att spela ut ett valfritt kort").
+4. A player who is out of the game holding cards (he is not dealt in), or a player still in
+   missing from the count.
+
+Item 3 came with issue 25: a game stored before it replays with ``legacy_facts`` set
+(``new_game(..., legacy_facts=True)``), which skips exactly that check. Within these bounds every
+count is producible: the eldest hand can lead six cards nobody can beat (the aces and kings of
+suits whose aces he holds), and a player can go out while others never play.
 """
 
 from __future__ import annotations
@@ -120,10 +138,14 @@ class State:
     standings: tuple[Standing, ...] = ()
     expected: tuple[str, ...] = ()  # new_game sets EVENT_TYPES: a deal is always next
     log: tuple[Line, ...] = ()
+    legacy_facts: bool = False  # a game stored before issue 25: skip item 3
 
 
 def new_game(
-    players: Sequence[str], rules: Rules = Rules(), first_dealer: str | None = None
+    players: Sequence[str],
+    rules: Rules = Rules(),
+    first_dealer: str | None = None,
+    legacy_facts: bool = False,
 ) -> State:
     players, dealer = seat_players(players, NAME, MIN_PLAYERS, MAX_PLAYERS, first_dealer)
     return State(
@@ -133,7 +155,13 @@ def new_game(
         capitals=dict.fromkeys(players, rules.capital),
         active=players,
         expected=EVENT_TYPES,
+        legacy_facts=legacy_facts,
     )
+
+
+def eldest_hand(state: State) -> str:
+    """Förhand: the first player still in on the dealer's left; he leads the first card."""
+    return next_in(state.players, state.dealer, state.active)
 
 
 def apply(state: State, event: Mapping[str, Any]) -> State:
@@ -169,6 +197,13 @@ def _cards(state: State, event: Mapping[str, Any]) -> dict[str, int]:
             raise IllegalEvent(_("cards: how many cards did {player} have left?"), player=player)
     if all(cards[p] for p in state.active):
         raise IllegalEvent(_("somebody went out: at least one player has no cards left"))
+    eldest = eldest_hand(state)
+    if not state.legacy_facts and cards[eldest] == HAND:
+        raise IllegalEvent(
+            _("{player} cannot hold all {hand} cards: as eldest hand he led the deal's first card"),
+            player=eldest,
+            hand=HAND,
+        )
     return {p: cards[p] for p in state.active}
 
 

@@ -21,8 +21,8 @@ def deal(**cards):
     return {"type": "deal", "cards": cards}
 
 
-def play(*events, players=PLAYERS, rules=None):
-    state = s.new_game(players, rules or s.Rules())
+def play(*events, players=PLAYERS, rules=None, first_dealer=None):
+    state = s.new_game(players, rules or s.Rules(), first_dealer=first_dealer)
     transfers = []
     for event in events:
         state = s.apply(state, event)
@@ -114,7 +114,11 @@ def test_the_last_one_in_takes_the_pot():
 
 
 def test_players_out_in_the_same_deal_share_their_place():
-    state, _ = play(deal(a=0, b=6, c=6), deal(a=0, b=4, c=5), players=("a", "b", "c"))
+    # c deals first, so a (eldest hand) leads and can go out with b and c never playing
+    # (issue 25: with a dealing, b would be eldest and could not have kept all six cards).
+    state, _ = play(
+        deal(a=0, b=6, c=6), deal(a=0, b=4, c=5), players=("a", "b", "c"), first_dealer="c"
+    )
     assert state.winner == "a"
     assert [(x.player, x.placement) for x in state.standings] == [("a", 1), ("b", 2), ("c", 2)]
 
@@ -130,7 +134,7 @@ def test_counters_move_no_money():
 
 def test_the_club_chooses_the_capital_and_the_units_value():
     rules = s.Rules(capital=5, unit_ore=50)
-    state, transfers = play(deal(a=0, b=6, c=2, d=1), rules=rules)
+    state, transfers = play(deal(a=0, b=6, c=2, d=1), rules=rules, first_dealer="d")
     assert state.capitals == {"a": 5, "b": 0, "c": 3, "d": 4}
     assert state.pot == 8
     assert state.pot_ore == 400
@@ -185,7 +189,8 @@ def test_a_refusal_is_a_translatable_template_naming_the_player():
 
 
 def test_a_player_out_of_the_game_is_refused_by_name():
-    out, _ = play(deal(a=0, b=6, c=6, d=6), deal(a=0, b=6, c=0, d=0))
+    # d deals, a leads; then a deals and b (eldest) has played at least one card (issue 25).
+    out, _ = play(deal(a=0, b=6, c=6, d=6), deal(a=0, b=4, c=0, d=0), first_dealer="d")
     assert out.active == ("a", "c", "d")
     with pytest.raises(IllegalEvent) as refused:
         s.apply(out, deal(a=0, b=0, c=1, d=1))
@@ -193,6 +198,34 @@ def test_a_player_out_of_the_game_is_refused_by_name():
         "{player} is out of the game (no capital left) and holds no cards"
     )
     assert refused.value.params == {"player": "b"}
+
+
+# --- what no table can produce (issue 25) -------------------------------------------------
+
+
+def test_the_eldest_hand_led_the_first_card_so_he_cannot_hold_all_six():
+    # Item 3: "Förhand börjar med att spela ut ett valfritt kort". a deals, b is eldest hand.
+    with pytest.raises(IllegalEvent, match="b cannot hold all 6 cards") as refused:
+        play(deal(a=0, b=6, c=6, d=6))
+    assert refused.value.params == {"player": "b", "hand": 6}
+    # b leads ♠A ♥A ♦A ♣A ♠K ♥K (with the aces of both kings' suits in his own hand nobody can
+    # beat one of them) and goes out while a, c and d never play: they pay six each.
+    state, _ = play(deal(a=6, b=0, c=6, d=6))
+    assert state.capitals == {"a": 4, "b": 10, "c": 4, "d": 4}
+    # Eldest hand is the first player still in on the dealer's left: with b out of the game
+    # and a dealing, c leads.
+    state, _ = play(deal(a=0, b=6, c=1, d=1), deal(a=0, b=4, c=1, d=1), first_dealer="c")
+    assert (state.active, state.dealer, s.eldest_hand(state)) == (("a", "c", "d"), "a", "c")
+    with pytest.raises(IllegalEvent, match="c cannot hold all 6"):
+        s.apply(state, deal(a=0, c=6, d=6))
+    assert s.apply(state, deal(a=6, c=5, d=0)).capitals["a"] == 4
+
+
+def test_a_game_stored_before_issue_25_replays_as_before():
+    old = s.new_game(PLAYERS, legacy_facts=True)
+    assert s.apply(old, deal(a=0, b=6, c=6, d=6)).capitals["b"] == 4
+    with pytest.raises(IllegalEvent, match="somebody went out"):
+        s.apply(old, deal(a=1, b=6, c=6, d=6))
 
 
 def test_the_event_types_are_derived_from_the_declared_events():
@@ -214,7 +247,7 @@ def test_the_deal_passes_clockwise_among_the_players_still_in():
     assert state.dealer == "b"
     state = s.apply(state, deal(a=0, b=1, c=1, d=6))
     assert state.dealer == "c"
-    state = s.apply(state, deal(a=0, b=1, c=1, d=6))  # d is out: a deals next
+    state = s.apply(state, deal(a=0, b=1, c=1, d=5))  # d is out: a deals next
     assert state.dealer == "a"
     with pytest.raises(IllegalEvent, match="first dealer x"):
         s.new_game(PLAYERS, first_dealer="x")
@@ -252,7 +285,11 @@ def test_capitals_and_pot_are_conserved_and_never_negative(game):
         if state.finished:
             break
         out_first = data.draw(st.sampled_from(state.active))
-        cards = {p: 0 if p == out_first else data.draw(st.integers(0, 6)) for p in state.active}
+        eldest = s.eldest_hand(state)  # he led the first card (issue 25)
+        cards = {
+            p: 0 if p == out_first else data.draw(st.integers(0, 5 if p == eldest else 6))
+            for p in state.active
+        }
         before = dict(state.capitals)
         state = s.apply(state, deal(**cards))
         transfers.extend(state.transfers)
