@@ -51,6 +51,33 @@ first. The sheet is a tuple of ``DealRow``. No money changes hands (``transfers`
 
 Calculators: ``bid_from_cards``, ``bid_cards``, ``score_deal``, ``premium_from_calls``,
 ``trump_after``, ``rubber_bonus``.
+
+What no table can produce (issue 25). A deal is dealt from one deck — 37 cards (A–6 of the four
+suits and a joker, the last card turned up) or 36 (no joker, no turn-up) — 12 cards to each of
+the three players, who lay three of them face down as bid cards and play the other nine, one to
+each of the nine tricks. Refused:
+
+1. tricks that do not add up to 9, or a count outside 0–9 (nine cards played from each hand);
+2. a bid outside 0–9: three bid cards, ♦ 0, ♠ 1, ♥ 2, ♣ 3 (three clubs is nine); bid cards
+   that are not three;
+3. a bid card that is not a card of the deck in play (a 5, the joker in the 36-card game), a
+   card laid twice (by one player or by two), and a bid card that is the turn-up (it lies on
+   the table, in no hand);
+4. the joker laid as a bid card when it was itself turned up (nobody holds it), or without the
+   turn-up recorded (it counts as the turn-up's suit, N3, so the bid cannot be read); a turn-up
+   in the 36-card game, which has none;
+5. a premium against the calls' order (N5: one premium; after a declaration only pass or show,
+   after a show only pass), and the premium bidder's bid recorded as missed and not shown: he
+   turned his bid cards up before the play.
+
+Nothing else recorded can contradict the deck: bid cards given as suits always fit (the hands
+hold nine cards of each suit, the joker counting as the turned-up card, and nine bid cards are
+laid in all); any split of the nine tricks goes with any bids (nobody records who held which
+card); a missed bid need not be shown, and a shown one that missed is a missed bid.
+
+``legacy_facts`` (``new_game``, kept on the State) is there for the data migration all games
+share (issue 25): a game stored before the checks added then replays without them. Issue 25
+added none here — every item above was enforced before — so it changes nothing for Nittionio.
 """
 
 from __future__ import annotations
@@ -190,6 +217,7 @@ class State:
     standings: tuple[Standing, ...] = ()
     expected: tuple[str, ...] = ()  # new_game sets EVENT_TYPES: a deal is always next
     log: tuple[Line, ...] = ()
+    legacy_facts: bool = False  # a game stored before issue 25's checks (see the docstring)
 
     @property
     def calling_order(self) -> tuple[str, ...]:
@@ -359,7 +387,10 @@ def _check_distinct(cards: list[Card]) -> None:
 
 
 def new_game(
-    players: Sequence[str], rules: Rules = Rules(), first_dealer: str | None = None
+    players: Sequence[str],
+    rules: Rules = Rules(),
+    first_dealer: str | None = None,
+    legacy_facts: bool = False,
 ) -> State:
     players, dealer = seat_players(players, NAME, MIN_PLAYERS, MAX_PLAYERS, first_dealer)
     return State(
@@ -369,6 +400,7 @@ def new_game(
         forhand=left_of(players, dealer),
         trump=None if rules.joker else NO_TRUMP,  # revised game: "Första given … utan trumf"
         expected=EVENT_TYPES,
+        legacy_facts=bool(legacy_facts),
     )
 
 

@@ -498,3 +498,49 @@ def test_every_deal_hands_out_nine_trick_points_plus_the_bonuses(variant, sequen
     if state.finished and not state.tie:
         best = max(state.totals)
         assert state.totals[PLAYERS.index(state.winners[0])] == best or variant == "rubber"
+
+
+# --- what no table can produce (issue 25) ----------------------------------------------------
+
+
+def test_a_deal_is_nine_tricks_of_nine_cards_each():
+    # 12 cards, three laid as bid cards: nine played, nine tricks. 9-0-0 can be (a holds the
+    # top cards), 10 or 8 in all cannot.
+    assert play(deal([9, 0, 0], [9, 0, 0])).sheet[0].made == (True, True, True)
+    with pytest.raises(IllegalEvent, match="add up to 10, but a deal has 9"):
+        play(deal([3, 3, 3], [4, 3, 3]))
+    with pytest.raises(IllegalEvent, match="add up to 8, but a deal has 9"):
+        play(deal([3, 3, 3], [3, 3, 2]))
+
+
+def test_the_joker_turned_up_is_in_no_hand_and_the_turn_up_in_no_bid():
+    # The joker turned up: nobody holds it, so nobody lays it (N3).
+    with pytest.raises(IllegalEvent, match="the joker was turned up"):
+        play(deal([["JK", "C", "D"], 3, 3], [3, 3, 3], turn_up="JK"))
+    # K♠ turned up lies on the table: b cannot lay it.
+    with pytest.raises(IllegalEvent, match="K♠ is given twice"):
+        play(deal([3, ["KS", "C", "D"], 3], [3, 3, 3], turn_up="KS"))
+    # A joker laid without the turn-up: its suit (the turn-up's) is unknown.
+    with pytest.raises(IllegalEvent, match="give the turn-up"):
+        play(deal([["JK", "C", "D"], 3, 3], [3, 3, 3]))
+    # With 8♥ turned up the joker is a heart: ♥ ♣ ♦ = 2 + 3 + 0 = 5.
+    row = play(deal([["JK", "C", "D"], 4, 0], [5, 4, 0], turn_up="8H")).sheet[0]
+    assert row.bids == (5, 4, 0)
+
+
+def test_bid_cards_are_three_cards_of_the_deck_in_play():
+    with pytest.raises(IllegalEvent, match="three bid cards"):
+        play(deal([["C", "C"], 3, 3], [3, 3, 3]))
+    with pytest.raises(IllegalEvent, match="not in the 37-card deck"):
+        play(deal([["5C", "C", "D"], 3, 3], [3, 3, 3]))
+    with pytest.raises(IllegalEvent, match="not in the 36-card deck"):
+        play(
+            deal([["JK", "C", "D"], 3, 3], [3, 3, 3]),
+            rules=n.Rules(variant="trumps_by_success"),
+        )
+
+
+def test_a_game_stored_before_issue_25_keeps_replaying():
+    state = n.new_game(PLAYERS, legacy_facts=True)
+    assert state.legacy_facts
+    assert n.apply(state, deal([3, 3, 3], [3, 3, 3])).sheet[0].made == (True, True, True)
