@@ -435,6 +435,18 @@ def test_sistan_takes_after_every_other_take():
     play(deal(big="b", little="b", aces=("b",) * 4, tabbar={"b": 24}, **everything))
 
 
+def test_in_partnership_play_either_partner_may_have_made_the_sides_takes():
+    # Dealer d: a plays turns 1, 5, …, 45 and sweeps on each; b plays right after him and never
+    # takes. The items name sides: lillan "b" is b & d's (d plays after c, and may take), sistan
+    # "a" is a & c's (c may take on turn 47, after a's last tabbe on 45).
+    event = deal(little="b", aces=("b", "b", "b", "a"), most_spades="b", tabbar={"a": 12})
+    state = k.new_game(FOUR, k.Rules(partnership=True), first_dealer="d")
+    assert k.apply(state, event).sheet[0].points == (1 + 2 + 1 + 1 + 12, 2 + 1 + 3)
+    # Alone, b himself must have taken lillan, and he never had a turn to take.
+    with pytest.raises(IllegalEvent, match="no turn left"):
+        k.apply(k.new_game(FOUR, first_dealer="d"), event)
+
+
 def test_the_takes_recorded_fit_in_the_deck():
     # b (förhand) may take on turn 1 and a sweep on each of his 24 turns after it; but 24
     # tabbar are at least 48 cards, and b's six scoring cards 6 more: 54 > 52.
