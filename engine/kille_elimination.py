@@ -28,6 +28,23 @@ Events — the pad records what the table sees, step by step:
 Each type's payload is declared in ``EVENTS``; ``dispatch`` refuses an unknown type, an unknown
 or missing key and a value of the wrong kind before the handler runs.
 
+What no table can produce (issue 25: the facts the pad records for a deal — who took the fourth
+trick, the calls, each player's last card — agree with the 42-card Kille deck, two of each rank):
+
+1. A card exists twice: no rank is shown by three players in one deal (``check_copies``).
+2. A player who is out plays no more: he takes no fourth trick, makes no call and shows no card;
+   every player still in shows exactly one card.
+3. The calls follow the fourth trick: clockwise from its winner among the players still in, one
+   call each, a declaration ending them; the declarer is one of the players who show.
+4. The fourth-trick winner agrees with the cards shown: as the tricks are not recorded, whoever
+   won the third trick led the fourth, and every player still in can have taken it with any last
+   cards the deck allows (worked through in the tests: the leader leads a low card, a player
+   whose last card reaches it plays the lowest card that does, the winner plays last), so
+   nothing more is refused here. The simulator (``tests/engine/simulate/kille_elimination.py``)
+   checks this against dealt cards.
+The calculator scores only what these facts decide; issue 25 added no check that a stored game
+could fail, so ``new_game(..., legacy_facts=True)`` changes nothing.
+
 Standings: the winner first, then the others by when they went out (later is better); players
 out in the same deal are ranked by their totals (lower is better), equal totals sharing a place.
 ``Standing.score`` is the player's total.
@@ -125,6 +142,7 @@ class State:
     standings: tuple[Standing, ...] = ()
     expected: tuple[str, ...] = ("fourth_trick",)
     log: tuple[Line, ...] = ()
+    legacy_facts: bool = False  # issue 25: nothing is skipped (see "What no table can produce")
 
     @property
     def players_in(self) -> tuple[str, ...]:
@@ -168,12 +186,23 @@ def score_deal(
 
 
 def new_game(
-    players: Sequence[str], rules: Rules = Rules(), first_dealer: str | None = None
+    players: Sequence[str],
+    rules: Rules = Rules(),
+    first_dealer: str | None = None,
+    legacy_facts: bool = False,
 ) -> State:
+    """``legacy_facts`` (issue 25) is taken like every engine's; this one added no check for
+    it to skip, so a stored game replays the same either way."""
     seated, dealer = seat_players(
         players, "Kille (elimination)", MIN_PLAYERS, MAX_PLAYERS, first_dealer
     )
-    return State(players=seated, rules=rules, dealer=dealer, scores=dict.fromkeys(seated, 0))
+    return State(
+        players=seated,
+        rules=rules,
+        dealer=dealer,
+        scores=dict.fromkeys(seated, 0),
+        legacy_facts=bool(legacy_facts),
+    )
 
 
 def apply(state: State, event: Mapping[str, Any]) -> State:

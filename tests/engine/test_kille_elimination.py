@@ -270,3 +270,38 @@ def test_random_games_end_with_one_winner_and_scores_that_only_grow(players, see
     assert state.finished
     assert [s.placement for s in state.standings].count(1) == 1
     assert state.standings[0].player == state.winner
+
+
+# --- what no table can produce (issue 25) ------------------------------------------------------
+
+
+def test_a_third_copy_of_a_card_is_refused_at_the_showing():
+    # The deck has two of each rank: three players cannot all show a 2.
+    state = play(*deal("a", ["a pass", "b pass", "c pass", "d pass"], {
+        "a": "12", "b": "1", "c": "5", "d": "8"
+    })[:-1])  # fmt: skip
+    message = refused(state, {"type": "reveal", "cards": {"a": "2", "b": "2", "c": "2", "d": "3"}})
+    assert "2 is recorded 3 times" in message
+
+
+def test_any_player_still_in_can_have_taken_the_fourth_trick_whatever_the_cards_shown():
+    # Worked by hand for two players who both keep a blaren (both copies): b won the third trick
+    # and leads 5 in the fourth; a holds 9 and blaren, must play the lowest card that reaches 5
+    # (the 9) and takes the trick. Had a won the third trick, b takes the fourth the same way.
+    for fourth in ("a", "b"):
+        state = play(
+            *deal(fourth, [f"{fourth} pass", f"{'b' if fourth == 'a' else 'a'} pass"], {
+                "a": "blaren", "b": "blaren"
+            }),
+            players=("a", "b"),
+        )  # fmt: skip
+        assert state.deals[-1].fourth_trick == fourth
+        assert state.deals[-1].points == {"a": 0, "b": 0}  # tied for lowest: nobody scores
+
+
+def test_legacy_facts_is_taken_and_changes_nothing():
+    state = ke.new_game(P4, legacy_facts=True)
+    assert state.legacy_facts
+    for event in deal("b", ["b pass", "c declare"], {"a": "7", "b": "3", "c": "2", "d": "9"}):
+        state = ke.apply(state, event)
+    assert state.scores == {"a": 7, "b": 3, "c": 0, "d": 9}
