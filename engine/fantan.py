@@ -31,6 +31,29 @@ the winner takes the pot. Passes are transfers to ``pot`` as they happen; the an
 chips and the payout are one settlement when the cards left are recorded, so the pot is empty
 again after every deal and never negative. Passes after the winner went out cost nothing.
 ``league_details`` counts ``firsts`` (deals won).
+
+What no table can produce (issue 25; each item is refused in ``apply`` and has a worked example
+in ``tests/engine/test_fantan.py``). The pad records who goes out, the passes while playing for
+chips and the cards left; these are the facts about them no deal of one deck can yield:
+
+1. A player going out twice in a deal, or a pass, count or out from a player already out.
+2. A player still in holding no card, or more than he was dealt (the deck dealt one at a time
+   from the dealer's left: 52 ÷ players, the first ones a card more).
+3. Turns that do not go round: a turn is one card played or a pass ("lägga ut ett kort varje gång
+   det är ens tur, eller passa"), every pass before the winner went out is recorded when playing
+   for chips, and the turns go clockwise from the player who laid the first seven until the
+   winner plays his last card. So each other player had as many turns as the winner or one
+   fewer: his passes plus the cards he played (dealt less left) are the winner's passes plus his
+   whole hand, or one less. (Players before the first seven, who had none, are skipped in the
+   first round; whether or not the table records that as a pass, the bound holds.) In free fan
+   tan a turn lays one card or a run of several, so a player's turns are his passes plus one to
+   as many as the cards he played, and the winner's his passes plus one to his hand; some count
+   of turns for the winner must leave every other player his or one fewer.
+
+Item 3 came with issue 25: a game stored before it replays with ``legacy_facts`` set
+(``new_game(..., legacy_facts=True)``), which skips exactly that check. Without chips the passes
+are not recorded, so the cards left alone are bounded only by item 2 (the winner may have passed
+any number of times).
 """
 
 from __future__ import annotations
@@ -125,6 +148,7 @@ class State:
     expected: tuple[str, ...] = ("out",)
     log: tuple[Line, ...] = ()
     league_details: dict[str, dict[str, int]] = field(default_factory=dict)
+    legacy_facts: bool = False  # a game stored before issue 25: skip item 3
 
 
 def hand_sizes(state: State) -> dict[str, int]:
@@ -135,11 +159,15 @@ def hand_sizes(state: State) -> dict[str, int]:
 
 
 def new_game(
-    players: Sequence[str], rules: Rules = Rules(), first_dealer: str | None = None
+    players: Sequence[str],
+    rules: Rules = Rules(),
+    first_dealer: str | None = None,
+    legacy_facts: bool = False,
 ) -> State:
     players, dealer = seat_players(players, "Fan tan", MIN_PLAYERS, MAX_PLAYERS, first_dealer)
     state = State(
         players=players,
+        legacy_facts=legacy_facts,
         rules=rules,
         dealer=dealer,
         chips=dict.fromkeys(players, 0),
@@ -258,6 +286,8 @@ def _cards_left(state: State, event: Mapping[str, Any]) -> State:
                 count=count,
             )
         cards[player] = count
+    if state.rules.chip_ore and not state.legacy_facts:
+        _check_turns(state, cards, sizes)
     state = replace(state, phase="play", cards_left=cards)
     if state.rules.chip_ore:
         state = _settle_chips(state)
@@ -265,6 +295,51 @@ def _cards_left(state: State, event: Mapping[str, Any]) -> State:
         return state
     ranked = sorted(still_in, key=lambda p: cards[p])
     return _end_deal(replace(state, out=(*state.out, *ranked)), ranked_by_cards=True)
+
+
+def _check_turns(state: State, cards: Mapping[str, int], sizes: Mapping[str, int]) -> None:
+    """Item 3: with chips every pass before the winner went out is recorded, so the turns of
+    the players still in must go round with the winner's."""
+    winner = state.out[0]
+    passes = {p: -state.chips[p] for p in state.players}  # a chip paid per pass, nothing else
+    if state.rules.variant == "fantan":
+        most = passes[winner] + sizes[winner]
+        for player, left in cards.items():
+            played = sizes[player] - left
+            turns = passes[player] + played
+            if not most - 1 <= turns <= most:
+                raise IllegalEvent(
+                    _(
+                        "{player} had {turns} turns ({passes} passes, {played} cards played), "
+                        "but {winner} went out on his turn {most} ({winner_passes} passes, "
+                        "{hand} cards), so every player had {most} turns or one fewer"
+                    ),
+                    player=player,
+                    passes=passes[player],
+                    played=played,
+                    turns=turns,
+                    winner=winner,
+                    most=most,
+                    winner_passes=passes[winner],
+                    hand=sizes[winner],
+                )
+        return
+    low, high = passes[winner] + 1, passes[winner] + sizes[winner]
+    spans = {
+        p: (passes[p] + min(1, sizes[p] - left), passes[p] + sizes[p] - left)
+        for p, left in cards.items()
+    }
+    if not any(all(a <= t and b >= t - 1 for a, b in spans.values()) for t in range(low, high + 1)):
+        raise IllegalEvent(
+            _(
+                "these passes and cards left cannot be: {winner} went out after {low} to {high} "
+                "turns (his passes, then one card or a run a turn), and every other player had "
+                "as many turns or one fewer"
+            ),
+            winner=winner,
+            low=low,
+            high=high,
+        )
 
 
 def _settle_chips(state: State) -> State:

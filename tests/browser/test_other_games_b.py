@@ -144,7 +144,8 @@ def test_a_deal_of_fan_tan_for_chips(page, live_server, output_dir, table):
     page.get_by_test_id("out-s2").click()
     expect(page.get_by_test_id("ft-count-save")).to_be_visible()
     expect(page.get_by_test_id("ft-step")).to_contain_text("Cilla")
-    for key, cards in (("s0", 3), ("s1", 6), ("s3", 1)):
+    # Issue 25: every player had Cilla's 13 turns or one fewer (s0 used to hold 3, s1 6).
+    for key, cards in (("s0", 1), ("s1", 2), ("s3", 1)):
         page.get_by_test_id(f"left-{key}-{cards}").click()
     assert_fits_the_phone(page)
     page.screenshot(path=output_dir / "fantan-cards-left.png", full_page=True)
@@ -157,7 +158,7 @@ def test_a_deal_of_fan_tan_for_chips(page, live_server, output_dir, table):
     page.get_by_test_id("out-s0").click()
     expect(page.get_by_test_id("winner")).to_contain_text("Cilla Ros")
     expect(page.get_by_test_id("score-s2")).to_contain_text("3")
-    # 4 antes + 2 passes + 10 cards left = 16 chips, one of them Cilla's own ante.
-    expect(page.get_by_test_id("ft-sheet")).to_contain_text("+15")
+    # 4 antes + 2 passes + 4 cards left = 10 chips, one of them Cilla's own ante.
+    expect(page.get_by_test_id("ft-sheet")).to_contain_text("+9")
     assert_fits_the_phone(page)
     page.screenshot(path=output_dir / "fantan-finished.png", full_page=True)

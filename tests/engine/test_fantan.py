@@ -136,17 +136,19 @@ def test_chips_go_to_the_pot_and_the_first_out_takes_it():
     state = f.apply(state, out("b"))
     assert state.phase == "count"
     assert state.transfers == ()
-    state = f.apply(state, left(a=2, c=5, d=1))
-    # Ante 4 + passes 3 + cards 8 = 15 chips to b, who put in 1 of them.
+    # Issue 25: c used to hold 5 here — 1 pass and 8 cards is 9 turns, but b went out on his
+    # 13th and c had 12 or 13; 2 left (11 played) fits.
+    state = f.apply(state, left(a=2, c=2, d=1))
+    # Ante 4 + passes 3 + cards 5 = 12 chips to b, who put in 1 of them.
     assert net_by_account(state.transfers) == {
         "a": -300,
-        "b": 1400,
-        "c": -600,
+        "b": 1100,
+        "c": -300,
         "d": -200,
         "pot": -300,
     }
     assert state.pot_chips == 0
-    assert state.log == ("b takes the pot: 15 chips",)
+    assert state.log == ("b takes the pot: 12 chips",)
     assert state.sheet == ()  # the deal goes on: the others play out their places
     assert state.phase == "play"
     assert state.expected == ("out",)
@@ -154,11 +156,11 @@ def test_chips_go_to_the_pot_and_the_first_out_takes_it():
     state = f.apply(state, out("c"))
     assert state.finished
     assert state.transfers == ()
-    assert state.sheet[0].chips == {"a": -5, "b": 14, "c": -7, "d": -2}
+    assert state.sheet[0].chips == {"a": -5, "b": 11, "c": -4, "d": -2}
 
 
 def test_passes_cost_nothing_once_the_pot_is_won():
-    state, _ = play(out("b"), left(a=2, c=5, d=1), chip_ore=100)
+    state, _ = play(out("b"), left(a=1, c=1, d=1), chip_ore=100)  # 12 turns each (issue 25)
     with pytest.raises(IllegalEvent, match="pot"):
         f.apply(state, passes("a"))
 
@@ -229,7 +231,7 @@ def test_apply_never_changes_the_state_it_was_given_and_the_state_is_json():
     state = f.new_game(FOUR, f.Rules(chip_ore=50))
     after = f.apply(state, passes("a"))
     assert state.pot_chips == 0
-    after = f.apply(f.apply(after, out("c")), left(a=1, b=2, d=3))
+    after = f.apply(f.apply(after, out("c")), left(a=1, b=1, d=1))
     json.dumps(dataclasses.asdict(after))
 
 
@@ -243,7 +245,10 @@ def test_chips_are_conserved_and_the_pot_never_goes_negative(data):
     chip = data.draw(st.sampled_from([0, 100, 250]))
     play_on = data.draw(st.booleans())
     deals = data.draw(st.integers(1, 3))
-    state = f.new_game(players, f.Rules(deals=deals, play_on=play_on, chip_ore=chip))
+    # The counts are drawn freely, not from a deal: the turns (issue 25, item 3) are the
+    # simulator's to check (tests/engine/simulate/test_fantan.py); this is about the chips.
+    rules = f.Rules(deals=deals, play_on=play_on, chip_ore=chip)
+    state = f.new_game(players, rules, legacy_facts=True)
     nets: dict[str, int] = {}
     for _ in range(60):
         if state.finished:
@@ -277,6 +282,61 @@ def test_chips_are_conserved_and_the_pot_never_goes_negative(data):
     assert state.finished == (len(state.sheet) == deals)
     if chip == 0:
         assert nets == {}
+
+
+# --- what no table can produce (issue 25) -------------------------------------------------
+
+
+def test_with_chips_every_player_had_the_winners_turns_or_one_fewer():
+    # Item 3, four players, 13 cards each. a passes twice and c once; b goes out on his 13th
+    # turn (no pass, 13 cards). a: 2 passes + 11 cards played = 13 turns; d: 12 cards = 12.
+    start = (passes("a"), passes("c"), passes("a"), out("b"))
+    state, _ = play(*start, left(a=2, c=2, d=1), chip_ore=100)  # c: 1 + 11 = 12
+    assert state.out == ("b",)
+    # c with 5 left had only 1 + 8 = 9 turns: the turns did not go round.
+    with pytest.raises(IllegalEvent, match="c had 9 turns") as no:
+        play(*start, left(a=2, c=5, d=1), chip_ore=100)
+    assert no.value.params["winner"] == "b"
+    assert no.value.params["most"] == 13
+    # a with 1 left: 2 + 12 = 14 turns, one more than the winner had.
+    with pytest.raises(IllegalEvent, match="a had 14 turns"):
+        play(*start, left(a=1, c=2, d=1), chip_ore=100)
+    # Five players: b and c were dealt 11, d, e and a 10 (a deals). c goes out on his 11th
+    # turn without a pass, so the others had 10 or 11 turns: a, d and e, with 10 cards and
+    # one left, must each have passed once (9 + 1), b played 10 of his 11.
+    five = ("a", "b", "c", "d", "e")
+    start = (passes("d"), passes("e"), passes("a"), out("c"))
+    state, _ = play(*start, left(a=1, b=1, d=1, e=1), players=five, chip_ore=100)
+    assert state.cards_left == {"a": 1, "b": 1, "d": 1, "e": 1}
+    with pytest.raises(IllegalEvent, match="d had 2 turns"):
+        play(*start, left(a=1, b=1, d=9, e=1), players=five, chip_ore=100)
+    with pytest.raises(IllegalEvent, match="a had 9 turns"):  # no pass: 9 cards, 9 turns
+        play(out("c"), left(a=1, b=1, d=1, e=1), players=five, chip_ore=100)
+
+
+def test_in_free_fan_tan_a_turn_may_lay_a_run():
+    # b went out after 1 to 13 turns; a and d each laid one run of 12 (1 turn), c passed twice
+    # and laid his 12 in one run: 3 turns. b's 2 or 3 turns fit everyone.
+    start = (passes("c"), passes("c"), out("b"))
+    state, _ = play(*start, left(a=1, c=1, d=1), chip_ore=100, variant="free")
+    assert state.cards_left["c"] == 1
+    # c passed five times and never played, a and d never played nor passed: they had no
+    # turn at all, c five.
+    five = (*[passes("c")] * 5, out("b"))
+    with pytest.raises(IllegalEvent, match="b went out after 1 to 13 turns"):
+        play(*five, left(a=13, c=13, d=13), chip_ore=100, variant="free")
+
+
+def test_without_chips_the_passes_are_not_known_and_the_counts_are_free():
+    state, _ = play(out("b"), left(a=13, c=1, d=13), play_on=False)
+    assert state.sheet[0].order[0] == "b"
+
+
+def test_a_game_stored_before_issue_25_replays_as_before():
+    state = f.new_game(FOUR, f.Rules(chip_ore=100), legacy_facts=True)
+    for event in (passes("a"), passes("c"), passes("a"), out("b"), left(a=2, c=5, d=1)):
+        state = f.apply(state, event)
+    assert state.cards_left["c"] == 5
 
 
 @pytest.mark.parametrize("kind", [[], {"out": 1}, None, 3])
