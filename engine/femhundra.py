@@ -53,6 +53,33 @@ instead of ``auction`` (and maybe ``first_to_500``, then typed by the scorer); t
 before, the typed first-to-500 now having to be one of those tied. A game that has recorded an
 auction takes no such deal afterwards, and ``first_to_500`` is refused beside an auction.
 
+What no table can produce (issue 25). The pad records per deal the auction, the called partner
+(five players), each player's tricks and perhaps who took each trick — not the cards, the kitty
+or the discards. Every recorded fact must be one that a deck for that table could yield (two
+players: 24 cards, ace to nine; three: 33, ace to seven and the joker; four: 43, without twos,
+threes and black fours, and the joker; five: 53; ten cards to each player, the rest the kitty),
+and agree with the other facts of the deal:
+
+1. Ten tricks: each player plays one card to each of the ten tricks, so the tricks add up to
+   ten and nobody takes more than ten.
+2. The order of the tricks, when given, names ten players at the table, and each took as many
+   tricks in it as his count says.
+3. A four-player misère is played by the declarer alone: his partner has laid his cards aside,
+   so he takes no trick (and stands nowhere in the order of the tricks).
+4. A called partner exists only at five, is not the declarer himself, and is never called on a
+   misère ("får spelföraren däremot inte utse någon till partner").
+5. The auction is one that the table could make: each call a bid or pass in turn from förhand,
+   each bid higher than the last, one chance each (or rounds until a bid is followed by passes,
+   a passed player staying out), no misère at four before 7♠; the declarer and contract are the
+   auction's, and anything typed beside it must agree. Whether the contract was made follows
+   from the tricks, never from what is typed.
+Nothing else about the cards is recorded, and every split of the ten tricks among the players
+who play is reachable with some deal (the simulator, ``tests/engine/simulate/femhundra.py``,
+plays real cards: the joker, the bowers, following suit, the kitty). The card values of the
+text (FH2) are not part of the game, so no card points are counted or bounded. Issue 25 added
+no check that a stored game could fail; ``new_game(..., legacy_facts=True)`` is taken, like
+every engine's, and changes nothing.
+
 Contracts are also accepted as people write them: ``8♥``, ``7 sang``, ``6 spader``, ``misär``,
 ``öppen misär``. The deal passes clockwise; förhand sits left of the dealer. The sheet is a tuple
 of ``DealRow`` with each seat's points and running score. No money changes hands.
@@ -219,6 +246,7 @@ class State:
     # Games started before the auction was recorded (issue 14; marked by a data migration) may
     # go on naming the declarer and contract; every other game records the auction.
     legacy_deals: bool = False
+    legacy_facts: bool = False  # issue 25: taken like every engine's; nothing to skip here
     transfers: tuple[Transfer, ...] = ()
     finished: bool = False
     standings: tuple[Standing, ...] = ()
@@ -323,17 +351,41 @@ def bid_table(rules: Rules = Rules(), players: int = 3) -> tuple[tuple[str, str,
     return tuple((c, contract_label(c), bid_value(c, players)) for c in bid_order(rules))
 
 
-def render_bid_table(rules: Rules = Rules(), players: int = 3) -> str:
-    """The bid table as fixed-width text: a grid of the Avondale values, then the misères."""
-    header = "      " + "".join(f"{TRUMP_LABELS[t]:>6}" for t in TRUMPS)
-    lines = [header]
-    for tricks, values in AVONDALE:
-        lines.append(f"{tricks:>4}  " + "".join(f"{v:>6}" for v in values))
+@dataclass(frozen=True)
+class BidTable:
+    """The bid table as data for a page to lay out in the reader's language: the trump columns
+    (``TRUMP_LABELS``: symbols and "NT"), one row per number of tricks with its five values, and
+    the misère bids as ``Line``s (English templates, translated at the edge)."""
+
+    trumps: tuple[str, ...]
+    rows: tuple[tuple[int, tuple[int, ...]], ...]
+    notes: tuple[Line, ...] = ()
+
+    def text(self) -> str:
+        """Fixed-width English text (a shell or a log); pages render ``rows`` and ``notes``."""
+        lines = ["      " + "".join(f"{t:>6}" for t in self.trumps)]
+        lines += [f"{n:>4}  " + "".join(f"{v:>6}" for v in values) for n, values in self.rows]
+        return "\n".join([*lines, *self.notes])
+
+
+def render_bid_table(rules: Rules = Rules(), players: int = 3) -> BidTable:
+    """The bid table: a grid of the Avondale values, then the misères (when bid)."""
+    notes: tuple[Line, ...] = ()
     if rules.misere:
-        where = "mellan 7NT och 8♠" if rules.misere_rank == "seed" else "mellan 8♠ och 8♣"
-        lines.append(f"Misär {MISERE_VALUE} (rangordnas {where})")
-        lines.append(f"Öppen misär {bid_value(OPEN_MISERE, players)} (högsta budet)")
-    return "\n".join(lines)
+        where = (
+            _("Misère {value} (ranks between 7NT and 8♠)")
+            if rules.misere_rank == "seed"
+            else _("Misère {value} (ranks by its value, between 8♠ and 8♣)")
+        )
+        notes = (
+            Line(where, value=MISERE_VALUE),
+            Line(_("Open misère {value} (the highest bid)"), value=bid_value(OPEN_MISERE, players)),
+        )
+    return BidTable(
+        trumps=tuple(TRUMP_LABELS[t] for t in TRUMPS),
+        rows=tuple((tricks, values) for tricks, values in AVONDALE),
+        notes=notes,
+    )
 
 
 # --- the auction ------------------------------------------------------------------------------
@@ -540,6 +592,7 @@ def new_game(
     rules: Rules = Rules(),
     first_dealer: str | None = None,
     legacy_deals: bool = False,
+    legacy_facts: bool = False,
 ) -> State:
     players, dealer = seat_players(players, "Femhundra", MIN_PLAYERS, MAX_PLAYERS, first_dealer)
     sides = teams(len(players)) if len(players) == 4 else ()
@@ -551,6 +604,7 @@ def new_game(
         scores=(0,) * len(players),
         teams={players[seat]: side for side, seats in enumerate(sides) for seat in seats},
         legacy_deals=legacy_deals,
+        legacy_facts=bool(legacy_facts),
         expected=EVENT_TYPES,
     )
 
@@ -575,7 +629,10 @@ def _read_tricks(state: State, event: Mapping[str, Any]) -> tuple[int, ...]:
         for player, took in zip(state.players, tricks, strict=True):
             if order.count(player) != took:
                 raise IllegalEvent(
-                    _("trick_order gives {player} {count} tricks, but tricks says {given}"),
+                    _(
+                        "the order of the tricks gives {player} {count} tricks, but his tricks "
+                        "are recorded as {given}"
+                    ),
                     player=player,
                     count=order.count(player),
                     given=took,

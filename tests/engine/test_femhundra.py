@@ -78,12 +78,24 @@ def test_misere_ranks_after_seven_no_trump_or_by_its_value():
 
 
 def test_the_help_page_table_shows_every_value():
-    text = fh.render_bid_table()
+    # The table is data; its words are English templates the page translates (issue 25: it was
+    # Swedish text built outside gettext).
+    table = fh.render_bid_table()
+    assert table.trumps == ("♠", "♣", "♦", "♥", "NT")
+    assert table.rows[0] == (6, (40, 60, 80, 100, 120))
+    assert table.rows[-1] == (10, (440, 460, 480, 500, 520))
+    assert table.notes == ()
+    text = table.text()
     for value in (40, 120, 140, 240, 520):
         assert str(value) in text
-    assert "♠" in text
-    assert "Misär" not in text
-    assert "Misär 250" in fh.render_bid_table(MISERE)
+    misere = fh.render_bid_table(MISERE)
+    assert [line.template for line in misere.notes] == [
+        "Misère {value} (ranks between 7NT and 8♠)",
+        "Open misère {value} (the highest bid)",
+    ]
+    assert misere.notes[0] == "Misère 250 (ranks between 7NT and 8♠)"
+    assert fh.render_bid_table(MISERE, players=4).notes[1].params == {"value": 500}
+    assert "Misère 250" in misere.text()
     assert fh.bid_table(MISERE)[0] == ("6S", "6♠", 40)
     assert ("open_misere", "öppen misär", 520) in fh.bid_table(MISERE)
 
@@ -751,3 +763,53 @@ def test_a_new_game_records_the_auction_and_refuses_a_deal_without_one():
     with pytest.raises(IllegalEvent, match="this game records the auction"):
         fh.apply(state, deal((4, 3, 3)))  # no auction is not a rundpass either
     assert fh.apply(state, bid((6, 2, 2), "6S", "pass", "pass")).sheet[0].declarer == "b"
+
+
+# --- what no table can produce (issue 25) ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("tricks", "players"),
+    [
+        ([4, 3, 2], THREE),  # nine tricks: a card of every hand is missing
+        ([5, 4, 2], THREE),  # eleven: one more card than the ten hands hold
+        ([0, 11, 0, 0], FOUR),  # eleven for one player: he holds ten cards
+    ],
+)
+def test_the_tricks_of_a_deal_are_ten(tricks, players):
+    # Ten cards to each player, one card from each hand to every trick: ten tricks.
+    calls = ["pass"] * len(players)
+    with pytest.raises(IllegalEvent):
+        play(bid(tricks, *calls, players=players), players=players)
+
+
+def test_the_order_of_the_tricks_names_the_players_as_often_as_their_tricks():
+    # a took four tricks, but the order gives him five: one fact of the deal contradicts another.
+    order = ["a", "b", "a", "a", "c", "a", "b", "a", "c", "b"]
+    with pytest.raises(IllegalEvent) as info:
+        play(bid([4, 3, 3], *ALL_PASS, trick_order=order))
+    assert (
+        str(info.value)
+        == "the order of the tricks gives a 5 tricks, but his tricks are recorded as 4"
+    )
+    assert "trick_order" not in str(info.value)
+    good = ["a", "b", "a", "c", "c", "a", "b", "a", "c", "b"]
+    assert play(bid([4, 3, 3], *ALL_PASS, trick_order=good)).scores == (40, 30, 30)
+
+
+def test_the_four_player_misere_partner_takes_no_trick_and_has_none_in_the_order():
+    # a bids misère after b's 7♠ (four players: no misère before 7♠); c lays his cards aside.
+    calls = ["pass", "7S", "pass", "misere", "pass"]  # förhand b, then c, d, a, b
+    made = bid([0, 5, 0, 5], *calls, players=FOUR)
+    assert play(made, players=FOUR, rules=MISERE).scores == (250, 100, 250, 100)  # sides
+    with pytest.raises(IllegalEvent, match="aside"):
+        play(bid([0, 4, 1, 5], *calls, players=FOUR), players=FOUR, rules=MISERE)
+    order = ["b", "d", "c", "b", "d", "b", "d", "b", "d", "b"]
+    with pytest.raises(IllegalEvent):
+        play(bid([0, 5, 0, 5], *calls, players=FOUR, trick_order=order), players=FOUR, rules=MISERE)
+
+
+def test_legacy_facts_is_taken_and_changes_nothing():
+    state = fh.new_game(THREE, legacy_facts=True)
+    assert state.legacy_facts
+    assert fh.apply(state, bid([4, 3, 3], *ALL_PASS)).scores == (40, 30, 30)
