@@ -15,10 +15,18 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_safe
 
 from engine import cribbage
-from engine.cards import FULL_DECK, Card, parse_card, parse_cards, require_distinct
+from engine.cards import FULL_DECK, Card, Suit, parse_card, parse_cards, require_distinct
 from engine.errors import EngineError
 from scoring.calculators import card_grid
 from scoring.messages import engine_message, render_line
+
+# The starter list in the card grid's suit order (♠♥♦♣, ``card_grid``), ace to king in each.
+STARTER_ORDER = tuple(
+    card
+    for suit in (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
+    for card in FULL_DECK
+    if card.suit == suit
+)
 
 
 def _cards(request: HttpRequest, field: str = "cards") -> list[Card]:
@@ -31,7 +39,7 @@ def _cards(request: HttpRequest, field: str = "cards") -> list[Card]:
 
 @require_safe
 def cribbage_hand(request: HttpRequest) -> HttpResponse:
-    context: dict = {"starter_choices": [(str(c), c.pretty) for c in FULL_DECK]}
+    context: dict = {"starter_choices": [(str(c), c.pretty) for c in STARTER_ORDER]}
     selected: set[str] = set(request.GET.getlist("cards"))
     if request.GET:
         try:
@@ -54,11 +62,12 @@ def cribbage_hand(request: HttpRequest) -> HttpResponse:
 
 
 def _items(breakdown: cribbage.Breakdown) -> list[dict]:
-    """Each scoring combination: its kind in the reader's language, its cards, its points."""
+    """Each scoring combination: its kind in the reader's language, its cards as a pad shows
+    them (5♥, not 5H), its points."""
     return [
         {
             "kind": _(cribbage.KIND_WORDS[item.kind]),
-            "cards": item.cards,
+            "cards": [parse_card(code).pretty for code in item.cards],
             "points": item.points,
         }
         for item in breakdown.items

@@ -67,12 +67,14 @@ def test_undoing_the_winning_count_reverses_the_stake(scorer_client, club, score
     game = start(scorer_client, club, [scorer, member], target="61", stake_ore="2")
     record(scorer_client, game, "starter", card="5D")
     record(scorer_client, game, "show", player="s1", points=29)
-    record(scorer_client, game, "show", player="s0", points=29)
+    # 29 took the other three fives and J♦: Sune cannot have 29 too (issue 25), 24 he can.
+    assert record(scorer_client, game, "show", player="s0", points=29).status_code == 422
+    record(scorer_client, game, "show", player="s0", points=24)
     record(scorer_client, game, "crib", points=2)
     record(scorer_client, game, "starter", card="4D")
-    record(scorer_client, game, "show", player="s0", points=24)  # 55
+    record(scorer_client, game, "show", player="s0", points=24)  # 50
     record(scorer_client, game, "show", player="s1", points=24)  # 53
-    record(scorer_client, game, "crib", points=8)  # Maja's crib: 61, Sune 55 is no skunk
+    record(scorer_client, game, "crib", points=8)  # Maja's crib: 61, Sune 50 is no skunk
     game.refresh_from_db()
     assert game.status == GameStatus.FINISHED
     assert ledger.balance(ledger.member_account(member)) == 200
@@ -233,25 +235,25 @@ def test_a_card_out_of_turn_is_refused_in_swedish_and_nothing_is_stored(
 # --- a peg remembered late -----------------------------------------------------------------------
 
 
-def test_a_peg_forgotten_in_the_play_is_offered_under_the_show_and_moves_the_score(
+def test_no_pegging_chips_while_the_hands_are_counted_yet_a_late_peg_still_counts(
     scorer_client, club, scorer, member
 ):
+    # Issue 25: on a board the shows are pegged with the same pegs, so while the hands and the
+    # crib are counted the pad offers their points, not pegging chips.
     game = start(scorer_client, club, [scorer, member])
     record(scorer_client, game, "starter", card="5D")
     page = scorer_client.get(pad_url(game)).content.decode()
     assert 'data-testid="peg-s0-2"' in page  # pegging: the chips as they always were
-    assert 'data-testid="late-peg"' not in page
     record(scorer_client, game, "peg", player="s1", points=2)
     record(scorer_client, game, "show", player="s1", points=8)
     page = scorer_client.get(pad_url(game)).content.decode()
-    assert "Glömde någon att pegga i spelet?" in page
+    assert 'data-testid="show-2"' in page
+    assert 'data-testid="late-peg"' not in page
+    assert "Glömde någon att pegga i spelet?" not in page
     for seat in ("s0", "s1"):
         for points in PEG_CHIPS:
-            assert f'data-testid="peg-{seat}-{points}"' in page
-    # Folded away below the count, so the grid stays where the thumb expects it.
-    assert page.index('data-testid="show-2"') < page.index('data-testid="late-peg"')
-    assert '<details class="late-peg" data-testid="late-peg">' in page
-    # Sune (the dealer) remembers his go: on the board now, in the deal's pegging column.
+            assert f'data-testid="peg-{seat}-{points}"' not in page
+    # A peg recorded late (a game recorded before, a queued entry) still moves the board.
     response = record(scorer_client, game, "peg", player="s0", points=1)
     assert response.status_code == 200
     game.refresh_from_db()
@@ -262,7 +264,7 @@ def test_a_peg_forgotten_in_the_play_is_offered_under_the_show_and_moves_the_sco
     record(scorer_client, game, "show", player="s0", points=4)
     page = scorer_client.get(pad_url(game)).content.decode()
     assert 'data-testid="crib-2"' in page
-    assert 'data-testid="peg-s1-1"' in page  # and while the crib is counted
+    assert 'data-testid="peg-s1-1"' not in page  # nor while the crib is counted
 
 
 def test_a_deal_played_card_by_card_offers_no_late_peg_and_refuses_one(
@@ -272,7 +274,8 @@ def test_a_deal_played_card_by_card_offers_no_late_peg_and_refuses_one(
     record(scorer_client, game, "starter", card="KS")
     for player, rank in zip(["s1", "s0"] * 4, "AAA22233", strict=True):
         post_event(scorer_client, game, "play", {"p_player": player, "p_card": rank}, status=200)
-    record(scorer_client, game, "show", player="s1", points=2)
+    # Maja laid A A 2 3: with K♠ cut her hand is 12 whatever the suits (issue 25).
+    record(scorer_client, game, "show", player="s1", points=12)
     page = scorer_client.get(pad_url(game)).content.decode()
     assert 'data-testid="show-2"' in page
     assert 'data-testid="late-peg"' not in page
@@ -284,3 +287,36 @@ def test_a_deal_played_card_by_card_offers_no_late_peg_and_refuses_one(
     assert "spelas kort för kort" in response.content.decode()
     game.refresh_from_db()
     assert (game.seq, game.snapshot["scores"]) == (seq, scores)
+
+
+# --- at the table (issue 25) -----------------------------------------------------------------
+
+
+def test_the_deals_table_puts_a_separator_only_between_two_parts(
+    scorer_client, club, scorer, member
+):
+    game = start(scorer_client, club, [scorer, member])
+    record(scorer_client, game, "starter", card="5D")
+    record(scorer_client, game, "show", player="s1", points=20)  # nothing pegged: "20"
+    record(scorer_client, game, "show", player="s0", points=2)
+    record(scorer_client, game, "crib", points=4)  # the dealer: "2 · ▣4"
+    page = scorer_client.get(pad_url(game)).content.decode()
+    table = page[page.index("<tbody>") : page.index("</tbody>")]
+    cells = [
+        " ".join(cell.split("</td>")[0].split()) for cell in table.split('<td class="num">')[1:]
+    ]
+    assert cells[-2:] == ["2 · ▣4", "20"]
+
+
+def test_the_calculator_shows_cards_not_codes_and_lists_starters_in_the_grids_order(client):
+    url = reverse("scoring:calc-cribbage-hand")
+    response = client.get(url, {"cards": ["4H", "5H", "6D", "KH"], "starter": "2D"})
+    page = response.content.decode()
+    run = [item["cards"] for item in response.context["items"] if item["points"] == 3]
+    assert run == [["4♥", "5♥", "6♦"]]
+    assert "4♥ 5♥ 6♦" in page
+    assert "4H 5H 6D" not in page
+    starters = [pretty for _code, pretty in response.context["starter_choices"]]
+    grid = [card.pretty for _suit, cards in response.context["grid"] for card in cards]
+    assert starters == grid
+    assert [s[-1] for s in starters[::13]] == ["♠", "♥", "♦", "♣"]
