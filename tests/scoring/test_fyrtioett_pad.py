@@ -68,6 +68,22 @@ def test_a_throw_in_passes_the_deal_counter_clockwise(scorer_client, game):
     assert game.snapshot["scores"] == [0, 0, 0, 0]
 
 
+def test_a_throw_in_with_tricks_tapped_is_refused_in_words(scorer_client, game):
+    # Issue 25: the form sends its trick row with the "Thrown in" button. A deal thrown in has
+    # no tricks; the refusal says so in words, not "throw_in takes no 'tricks'".
+    response = record(scorer_client, game, [None, 2, 3, 3], [None, None, 4, None], "throw_in")
+    assert response.status_code == 422
+    page = response.content.decode()
+    assert "The cards were thrown in before anyone played, so nobody took a trick" in page
+    assert "throw_in" not in page.replace('value="throw_in"', "")
+    assert "takes no" not in page
+    assert not Event.objects.filter(game=game).exists()
+    # A blank row (noughts) is no trick taken: the throw-in is recorded.
+    response = record(scorer_client, game, [None, 2, 3, 3], [0, 0, 0, 0], kind="throw_in")
+    assert response.status_code == 200
+    assert game.snapshot["sheet"][0]["thrown_in"]
+
+
 @pytest.mark.parametrize(
     ("bids", "tricks", "kind", "message"),
     [
