@@ -9,6 +9,13 @@ club's own defaults (``Club.game_defaults``, set on the settings page through th
 ``rule_fields``), then the options of its last game of the same kind, then the engine's. A money
 option is held to the club's ceiling on a single amount (``ledger.amount_ceiling``) here, at the
 start, so no transfer of the game is refused mid-game.
+
+A game with variants whose options differ (whist: honours never in American whist, the
+à la guerre tie and stake only à la guerre) declares which options belong to which variant with
+``register_variant_fields`` (from its ``scoring/games/<key>.py``). The start form then marks
+each such option with its variants (``data-variants``), app.js shows only the chosen variant's
+(without JavaScript all are shown), and an option of another variant is ignored on submit:
+neither its value nor its errors count.
 """
 
 from __future__ import annotations
@@ -33,6 +40,33 @@ from scoring.models import Seat
 # A whole-number option (a target, a capital, a count): far beyond any game, within any column.
 MAX_OPTION = 10**9
 GUEST_NAME_LENGTH = Seat._meta.get_field("guest_name").max_length
+
+
+# Rules class → (the option that chooses the variant, {variant: the options that belong to it}).
+_VARIANT_FIELDS: dict[type, tuple[str, dict[str, tuple[str, ...]]]] = {}
+
+
+def register_variant_fields(rules_class, selector: str, fields: dict[str, tuple[str, ...]]):
+    """Declare which options of ``rules_class`` belong to which value of ``selector``; an option
+    named by no variant belongs to all."""
+    _VARIANT_FIELDS[rules_class] = (selector, {v: tuple(names) for v, names in fields.items()})
+
+
+def variant_fields(rules_class) -> tuple[str, dict[str, tuple[str, ...]]] | None:
+    return _VARIANT_FIELDS.get(rules_class)
+
+
+def _variants_of(rules_class) -> dict[str, tuple[str, ...]]:
+    """{option: the variants it belongs to}, for the options that belong to some only."""
+    declared = variant_fields(rules_class)
+    if declared is None:
+        return {}
+    _selector, fields = declared
+    variants: dict[str, list[str]] = {}
+    for variant, names in fields.items():
+        for name in names:
+            variants.setdefault(name, []).append(variant)
+    return {name: tuple(found) for name, found in variants.items() if len(found) < len(fields)}
 
 
 def _choices(rules_class, field: dataclasses.Field) -> tuple:
@@ -179,12 +213,37 @@ class StartGameForm(forms.Form):
         self.fields["players"].queryset = Member.objects.for_club(club).active()
         self.rule_fields: list[str] = []
         self.club_defaults: dict = {}
+        self.variants_of: dict[str, tuple[str, ...]] = {}
         if rules_class is not None:
             self.club_defaults = chosen_options(rules_class, club_defaults)
             shown = {**(club_rules or {}), **self.club_defaults}
+            self.variants_of = _variants_of(rules_class)
             for name, form_field in rule_fields(rules_class, shown, club).items():
                 self.fields[f"rule_{name}"] = form_field
                 self.rule_fields.append(name)
+
+    def _variant(self) -> str | None:
+        """The variant chosen on the form (else the club's default, else the rules')."""
+        declared = variant_fields(self.rules_class) if self.rules_class else None
+        if declared is None:
+            return None
+        selector = declared[0]
+        chosen = (getattr(self, "cleaned_data", None) or {}).get(f"rule_{selector}")
+        if chosen in (None, ""):
+            chosen = self.club_defaults.get(selector, getattr(self.rules_class(), selector))
+        return chosen
+
+    def _in_play(self, name: str) -> bool:
+        """Whether an option belongs to the chosen variant (an option of all variants does)."""
+        variants = self.variants_of.get(name)
+        return variants is None or self._variant() in variants
+
+    def _drop_other_variants(self) -> None:
+        """Another variant's options, hidden on the page, neither count nor refuse."""
+        for name in self.rule_fields:
+            if not self._in_play(name):
+                self.errors.pop(f"rule_{name}", None)
+                self.cleaned_data.pop(f"rule_{name}", None)
 
     def clean(self):
         data = super().clean()
@@ -202,6 +261,7 @@ class StartGameForm(forms.Form):
                     code="guest_name",
                 )
         data["seated"] = [*members, *guests]
+        self._drop_other_variants()
         self._check_money_options()
         if len(data["seated"]) < 2:
             raise ValidationError(_("Choose at least two players."), code="players")
@@ -216,7 +276,7 @@ class StartGameForm(forms.Form):
         defaults = self.rules_class()
         for name in self.rule_fields:
             field_name = f"rule_{name}"
-            if not name.endswith("_ore") or field_name in self.errors:
+            if not name.endswith("_ore") or field_name in self.errors or not self._in_play(name):
                 continue
             value = options.get(name, getattr(defaults, name))
             if isinstance(value, int) and not isinstance(value, bool):
@@ -230,6 +290,8 @@ class StartGameForm(forms.Form):
         rules' default."""
         options = {}
         for name in self.rule_fields:
+            if not self._in_play(name):
+                continue
             value = self.cleaned_data.get(f"rule_{name}")
             if value not in (None, ""):
                 options[name] = value
@@ -239,6 +301,19 @@ class StartGameForm(forms.Form):
 
     def rule_bound_fields(self):
         return [self[f"rule_{name}"] for name in self.rule_fields]
+
+    def rule_rows(self):
+        """(bound field, the variants it belongs to as "short long", or "" for all)."""
+        return [
+            (self[f"rule_{name}"], " ".join(self.variants_of.get(name, ())))
+            for name in self.rule_fields
+        ]
+
+    @property
+    def variant_selector(self) -> str:
+        """The name of the field that chooses the variant, for app.js ("" without variants)."""
+        declared = variant_fields(self.rules_class) if self.rules_class else None
+        return f"rule_{declared[0]}" if declared else ""
 
 
 class VoidForm(forms.Form):

@@ -7,6 +7,7 @@ from __future__ import annotations
 from django.utils.translation import gettext_lazy as _
 
 from engine import whist
+from scoring.forms import register_variant_fields
 from scoring.games import Pad, names_of, register
 
 VARIANT_NAMES = {
@@ -15,6 +16,20 @@ VARIANT_NAMES = {
     "american": _("American whist"),
     "guerre": _("Whist à la guerre"),
 }
+
+# Which options belong to which variant (engine/whist.py): honours never count in American whist
+# (HONOURS["american"] is empty); the rubber's money (W3: stake per rubber point, settlement,
+# the Victorian extras) and W2's rubber points per game belong to the partnership variants, whose
+# games make rubbers; the tie at 9 and the partie's stake (W7) only to à la guerre. The start
+# form shows the chosen variant's options only and ignores the others'.
+_RUBBER = ("stake_ore", "settlement", "game_values", "game_stake_ore", "rubber_stake_ore")
+VARIANT_FIELDS = {
+    "short": ("honours", *_RUBBER),
+    "long": ("honours", *_RUBBER),
+    "american": _RUBBER,
+    "guerre": ("honours", "guerre_tie", "guerre_stake_ore"),
+}
+register_variant_fields(whist.Rules, "variant", VARIANT_FIELDS)
 
 
 def pad_context(game, state: whist.State, seats: list) -> dict:

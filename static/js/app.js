@@ -32,7 +32,25 @@ function setUpSeatOrder(form) {
 
 document.addEventListener("DOMContentLoaded", () => {
   document.querySelectorAll("form[data-seat-order]").forEach(setUpSeatOrder);
+  document.querySelectorAll("form[data-variant-field]").forEach(setUpVariantFields);
 });
+
+// A game with variants (whist): show only the chosen variant's options. Each option that
+// belongs to some variants only is marked data-variants="short long" (scoring/forms.py); the
+// server ignores the others' values, so without this script all are shown and nothing breaks.
+function setUpVariantFields(form) {
+  const select = form.querySelector(`[name="${form.dataset.variantField}"]`);
+  if (!select) return;
+  const show = () => {
+    for (const row of form.querySelectorAll("[data-variants]")) {
+      row.hidden = !row.dataset.variants.split(" ").includes(select.value);
+      // A checkbox's row is display: flex (app.css), which would outrank [hidden].
+      row.style.display = row.hidden ? "none" : "";
+    }
+  };
+  select.addEventListener("change", show);
+  show();
+}
 
 // The installable app: register the service worker (config/pwa.py). Any page seen signed out
 // (the login page after logging out) empties the worker's copies of pads, so that a shared
