@@ -29,6 +29,33 @@ Design — the pad records what happens at the table, one short event at a time:
 - ``end``: the evening is over (only between deals); standings by net money. Pot and betar
   stay in the club's accounts for the next evening.
 
+What no table can produce (issue 25). The pad records per deal the turn-up (a suit and a rank,
+or "other"), whether the cutter took a bottom jack and whether the dealer took the turn-up, the
+bidding, who took the tricks (one by one, as a list, or as counts with who reached two first)
+and any la vola — not the cards in the hands. Every recorded fact agrees with the deck (24 cards,
+nine to ace; 28 with the eights at five) and with the others of the deal:
+
+1. The turn-up is a card of the deck: an eight only at five players.
+2. Taking the turn-up follows the card: after the cutter's bottom jack or on a turned jack the
+   dealer takes it (never "does not take"); on an ace he chooses (and must say which); any
+   other card stays. So there are two spelförare only when the cutter took a jack, and there
+   is no bidding when the dealer took.
+3. The bidding follows the turn-up: the first round plays in the turned suit; in the second
+   (wieder) only förhand may name the turned suit.
+4. Five tricks: each player holds five cards (the dealer and the cutter lay away a sixth), one
+   to each trick, so the counts add up to five and nobody takes more; the trick-by-trick entry
+   ends when the winner is certain and takes no trick after that.
+5. Who reached two first is a player with at least two tricks, and must be said when two took
+   two each.
+6. La vola is said only by the player who took the first two tricks, at the lead to the third;
+   it ends with all five his, or at the first trick he loses (his tricks and that one: the
+   others took one trick between them).
+The money (the amount played for, betar) follows from these facts and is not recorded. Any
+sequence of trick winners is reachable with some deal (the simulator,
+``tests/engine/simulate/polskt_pass.py``, deals and plays real cards: the standing jacks,
+following suit). Issue 25 added no check that a stored game could fail; ``new_game(...,
+legacy_facts=True)`` is taken, like every engine's, and changes nothing.
+
 Money: ``"pot"`` and ``"bet:<id>"`` are accounts (the recording layer maps them to the club's
 ``pot:polskt_pass`` and ``bet:polskt_pass:<id>``), so every stake, payout and bet is a
 ``Transfer`` posted as it happens and the ledger equals ``State.pot_ore`` and ``State.betar``
@@ -228,6 +255,7 @@ class State:
     standings: tuple[Standing, ...] = ()
     expected: tuple[str, ...] = ("deal",)
     log: tuple[Line, ...] = ()
+    legacy_facts: bool = False  # issue 25: taken like every engine's; nothing to skip here
 
 
 # --- calculators -----------------------------------------------------------------------------
@@ -411,6 +439,7 @@ def new_game(
     pot_ore: int = 0,
     betar: Sequence[Mapping[str, Any]] = (),
     next_bet_id: int | None = None,
+    legacy_facts: bool = False,
 ) -> State:
     """A new evening. ``pot_ore`` and ``betar`` are the club's, carried over (P12)."""
     players, dealer = seat_players(players, "Polskt pass", MIN_PLAYERS, MAX_PLAYERS, first_dealer)
@@ -435,6 +464,7 @@ def new_game(
         betar=carried,
         next_bet_id=next_bet_id,
         money=dict.fromkeys(players, 0),
+        legacy_facts=bool(legacy_facts),
     )
     return _between_deals(state)
 

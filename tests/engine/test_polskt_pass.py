@@ -752,3 +752,68 @@ def test_counts_and_trick_by_trick_give_the_same_money(taken, pot):
     assert by_counts.nets == one_by_one.nets
     assert by_counts.betar == one_by_one.betar
     assert by_counts.state.sheet[-1].winner == pp.winner_of(taken, FOUR)
+
+
+# --- what no table can produce (issue 25) ------------------------------------------------------
+
+
+def test_an_eight_is_turned_up_only_at_five():
+    # Four players use 24 cards, nine to ace; five take the eights in (28 cards).
+    with pytest.raises(IllegalEvent, match="no 8s"):
+        Table()(deal(rank="8"))
+    assert Table(FIVE)(deal(rank="8")).phase == pp.BIDDING
+
+
+def test_the_turn_up_is_taken_as_the_card_says():
+    with pytest.raises(IllegalEvent, match="jack"):
+        Table()(deal(rank="J", dealer_takes=False))
+    with pytest.raises(IllegalEvent, match="cutter took a jack"):
+        Table()(deal(rank="Q", cutter_jack=True, dealer_takes=False))
+    with pytest.raises(IllegalEvent, match="only if"):
+        Table()(deal(rank="K", dealer_takes=True))
+    # An ace: the dealer (a) chooses, and a bidding follows only if he leaves it.
+    assert Table()(deal(rank="A", dealer_takes=True)).current.spelforare == ("a",)
+    assert Table()(deal(rank="A", dealer_takes=False)).phase == pp.BIDDING
+
+
+def test_five_tricks_a_deal_however_they_are_entered():
+    # Five cards each, one to each trick: b 3 + c 3 is six tricks.
+    table = Table()
+    table(deal(), bid("b"))
+    with pytest.raises(IllegalEvent, match="add up to 6"):
+        table(counts(b=3, c=3))
+    with pytest.raises(IllegalEvent, match="five tricks, not 6"):
+        table(winners("b", "c", "b", "c", "d", "b"))
+    # Trick by trick, b's third trick decides the deal: no sixth trick can follow.
+    table(trick("b"), trick("b"), trick("c"), trick("b"))
+    assert table.state.phase == pp.DEAL
+
+
+def test_who_reached_two_first_has_two_tricks():
+    # b 2, c 2, d 1: d cannot have been first to two.
+    table = Table()
+    table(deal(), bid("b"))
+    with pytest.raises(IllegalEvent, match="cannot have been the first to take two"):
+        table(counts(first_two="d", b=2, c=2, d=1))
+    table(counts(first_two="c", b=2, c=2, d=1))
+    assert table.state.sheet[-1].winner == "c"
+
+
+def test_la_vola_agrees_with_the_tricks():
+    # c did not take the first two tricks (b took the first): he cannot have said la vola; after
+    # b's la vola the others took one trick, the one he lost, not two.
+    table = Table()
+    table(deal(), bid("b"))
+    with pytest.raises(IllegalEvent, match="did not take the first two"):
+        table(winners("b", "c", "c", "c", "c", la_vola="c"))
+    with pytest.raises(IllegalEvent, match="play stops"):
+        table(counts(la_vola="b", b=2, c=1, d=1))
+    table(counts(la_vola="b", b=3, c=1))
+    assert table.state.sheet[-1].outcome == "la_vola_lost"
+
+
+def test_legacy_facts_is_taken_and_changes_nothing():
+    table = Table(legacy_facts=True)
+    assert table.state.legacy_facts
+    table(deal(), bid("b"), counts(b=3, c=2))
+    assert table.state.sheet[-1].winner == "b"
