@@ -286,6 +286,8 @@ def _counts_fit(record: dict, players: tuple[str, ...], sides) -> bool:
         fixed = [sum(given_cards[p] for p in side) for side in sides]
     most_cards, most_spades = claim(record.get("most_cards")), claim(record.get("most_spades"))
     for spades in spade_tuples:
+        if any(s < lo for s, lo in zip(spades, low_spades, strict=True)):
+            continue  # lillan and the ace of spades are spades
         if not given_spades and not agrees(spades, most_spades):
             continue
         low = [max(c, s + o) for c, s, o in zip(low_cards, spades, others, strict=True)]
