@@ -121,7 +121,7 @@ class SettleOneForm(ClubCeiling, forms.Form):
         self.club = club
         self.balances = {a.key: a.balance_ore for a in accounts}
         self.fields["member"].choices = [
-            (a.key, f"{a.name}: {format_ore(a.balance_ore)}") for a in accounts
+            (a.key, f"{a.label}: {format_ore(a.balance_ore)}") for a in accounts
         ]
 
     def clean(self):

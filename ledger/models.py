@@ -15,6 +15,8 @@ touching a row).
 
 from __future__ import annotations
 
+import re
+
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
@@ -104,6 +106,11 @@ class Account(models.Model):
         if self.kind == AccountKind.GUEST:
             return gettext("%(name)s (guest)") % {"name": self.name}
         parts = self.key.split(":")
+        if self.kind == AccountKind.POT and parts[0] == "prizes":
+            # An evening's prize pool (evenings.services.prize_pool): its date, in ISO form in
+            # the name stored at creation, is the same in any language.
+            day = re.search(r"\d{4}-\d{2}-\d{2}", self.name)
+            return gettext("Prizes %(date)s") % {"date": day.group() if day else parts[-1]}
         if self.kind == AccountKind.POT and len(parts) == 2:
             return gettext("Pot: %(game)s") % {"game": _game_name(parts[1])}
         if self.kind == AccountKind.POT and len(parts) == 3:

@@ -211,7 +211,7 @@ def check_opening(club: Club, opening: Opening) -> None:
         raise ledger.LedgerError(_("The opening holds no amounts."), code="empty")
     pots, bets = set(pot_games(club)), set(bet_games(club))
     if set(opening.pots) - pots or any(bet.game_key not in bets for bet in opening.bets):
-        raise ledger.LedgerError(_("That game has no pot or betar here."), code="game")
+        raise ledger.LedgerError(_("That game has no pot or bets here."), code="game")
     people = [member for member, _amount in opening.members] + [b.owner for b in opening.bets]
     if any(member.club_id != club.pk for member in people):
         raise ledger.LedgerError(_("An account of another club was given."), code="foreign")
@@ -339,7 +339,7 @@ def reversal_refusal(tx: Transaction) -> str | None:
     if not later.exists():
         return None
     return _(
-        "Games have been played from the pots or betar of this opening since it was posted; "
+        "Games have been played from the pots or bets of this opening since it was posted; "
         "it can no longer be reversed. Correct members' balances and the cash box with "
         "payments and transfers."
     )

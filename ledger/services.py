@@ -335,7 +335,7 @@ def _refuse_closed(club: Club, legs: Sequence[tuple[Account, int]], booked_on: D
     closed = Account.objects.filter(pk__in=ids, closed_at__isnull=False).first()
     if closed is not None:
         raise LedgerError(
-            _("%(account)s is closed.") % {"account": closed.name}, code="closed_account"
+            _("%(account)s is closed.") % {"account": closed.label}, code="closed_account"
         )
     period = Period.objects.filter(club=club, start__lte=booked_on, end__gte=booked_on).first()
     if period is not None:
@@ -355,7 +355,7 @@ def _write_entries(tx: Transaction, legs: Sequence[tuple[Account, int]]) -> None
         for account, amount in legs
     )
     per_account: dict[int, int] = defaultdict(int)
-    names = {account.pk: account.name for account, _amount in legs}
+    names = {account.pk: account.label for account, _amount in legs}
     for account, amount in legs:
         per_account[account.pk] += amount
     for account_id, amount in sorted(per_account.items()):  # fixed order: no lock cycles

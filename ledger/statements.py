@@ -24,6 +24,7 @@ reading and drawing one page.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import date as Date
 
@@ -111,6 +112,20 @@ def describe_opening(transactions: list[Transaction]) -> dict[Transaction, str]:
         for tx in transactions
         if tx.source == Source.OPENING and tx.reverses_id is None
     }
+
+
+_DUES_KEY = re.compile(r"dues:\d+:([\w-]+):\d+")
+
+
+def describe_dues(transactions: list[Transaction]) -> dict[Transaction, str]:
+    """A dues charge in the reader's language ("Membership fee 2026"), from its key rather than
+    the memo stored in the club's language when it was charged (``ledger.dues``). No query."""
+    texts = {}
+    for tx in transactions:
+        match = _DUES_KEY.fullmatch(tx.key or "")
+        if match and tx.source == Source.DUES and tx.reverses_id is None:
+            texts[tx] = _("Membership fee %(period)s") % {"period": match[1]}
+    return texts
 
 
 def _single_line(row: StatementRow) -> Line:

@@ -26,10 +26,10 @@ BET_FIELDS = 3
 
 def _outcomes() -> list[tuple[str, str]]:
     return [
-        ("spelforare", _("The spelförare wins")),
+        ("spelforare", _("The declarer (spelförare) wins")),
         ("other", _("Another player wins")),
-        ("two_one", _("Two spelförare, one of them wins")),
-        ("two_none", _("Two spelförare, a third wins")),
+        ("two_one", _("Two declarers, one of them wins")),
+        ("two_none", _("Two declarers, a third wins")),
         ("la_vola_won", _("La vola won")),
         ("la_vola_lost", _("La vola lost")),
         ("no_winner", _("Five players, one trick each")),
@@ -75,8 +75,8 @@ def _label(account: str) -> str:
     if account.startswith("bet:"):
         return _("bet %(n)s") % {"n": account[4:]}
     return {
-        SP: _("the spelförare"),
-        SP2: _("the other spelförare"),
+        SP: _("the declarer"),
+        SP2: _("the other declarer"),
         WINNER: _("the winner"),
     }.get(account, _("each of the others"))
 
@@ -135,7 +135,7 @@ def _calculate(values: dict) -> dict:
     if values["players"] not in ("3", "4", "5"):
         raise EngineError(_("Polskt pass is for 3, 4 or 5 players."))
     if values["bet_size"] not in engine.BET_SIZES:
-        raise EngineError(_("Choose single or double betar."))
+        raise EngineError(_("Choose single or double bets."))
     players, spelforare, winner, la_vola = _deal(values["outcome"], int(values["players"]))
     rules = engine.Rules(bet_size=values["bet_size"], merge_betar=values["merge"])
     result = engine.settle(
