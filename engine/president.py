@@ -25,6 +25,24 @@ Design — the pad records only the order of going out:
   given är det … [den siste] som ska … dela ut"); the state shows both, and the card exchange
   between them happens at the table. No money (``transfers`` is always empty).
 
+What no table can produce (issue 25; each item is refused in ``apply`` and has a worked example
+in ``tests/engine/test_president.py``). The pad records only the order of going out, so the facts
+of a deal a deck cannot yield are:
+
+1. A player going out twice in a deal (a player with no cards has nothing to play).
+2. An order that leaves out anyone but the last, or names someone not at the table: every player
+   is dealt cards ("så långt leken räcker", 3–6 players: at least eight each) and goes out or
+   is left with them.
+
+Every order of the players is producible, in every deal: passing is always allowed ("antingen
+säga ”Pass” … eller lägga ut"), so a deal where the player meant to go out k-th holds the four
+cards of the k-th highest rank lets him take the lead with one of them once those before him
+are out, and lay his hand one set at a time while the others pass. The cards themselves (sets
+of equal rank beating the last, the exchange between president and last) are not recorded, so
+nothing more is checked; ``tests/engine/simulate/president.py`` plays real deals and every
+permutation is enumerated in its test. ``legacy_facts`` is accepted for the data migration's
+sake and changes nothing: issue 25 added no check here.
+
 Calculators: ``placement_points``.
 """
 
@@ -124,6 +142,7 @@ class State:
     standings: tuple[Standing, ...] = ()
     expected: tuple[str, ...] = ()  # new_game sets EVENT_TYPES
     log: tuple[Line, ...] = ()
+    legacy_facts: bool = False  # a game stored before issue 25 (no check of this game differs)
 
 
 def placement_points(players: int, trouduc: bool = False) -> tuple[int, ...]:
@@ -134,10 +153,14 @@ def placement_points(players: int, trouduc: bool = False) -> tuple[int, ...]:
 
 
 def new_game(
-    players: Sequence[str], rules: Rules = Rules(), first_dealer: str | None = None
+    players: Sequence[str],
+    rules: Rules = Rules(),
+    first_dealer: str | None = None,
+    legacy_facts: bool = False,
 ) -> State:
     players, dealer = seat_players(players, NAME, MIN_PLAYERS, MAX_PLAYERS, first_dealer)
     return State(
+        legacy_facts=legacy_facts,
         players=players,
         rules=rules,
         target=rules.playing_to,
