@@ -66,6 +66,13 @@ each is refused with a message naming the players:
    tabbar and scoring cards need most of the deck cannot have had most cards or spades
    (``_possible``).
 
+Not derived (a deal's record is items and counts, not cards): how many cards one take can hold
+(a player whose one possible take came early is still allowed many cards), which ranks the
+hands held (a sweep on every turn needs matching cards, which the deck nearly always has), and,
+in partnership play, which partner took which item beyond what the turns allow (item 2 reads the
+items as the side's). The simulator (``tests/engine/simulate/kasino.py``) plays real deals and
+judges every mutated record with its own search of the plays and counts.
+
 Items 2–5 beyond what earlier versions checked (the per-player tabbar bound, the counts' sums,
 one card, spades within cards) were added by issue 25: a game stored before it replays with
 ``new_game(..., legacy_facts=True)``, which skips these checks only.
