@@ -41,7 +41,7 @@ def accepted(state, event) -> bool:
 
 def test_simulated_deals_are_accepted_and_score_as_counted():
     counts = {"deals": 0, "tabbar": 0, "most tabbar in a deal": 0, "most-cards ties": 0}
-    for seed in range(deals(100)):
+    for seed in range(deals(60)):
         _r, deal, state = simulated(seed)
         assert deal is not None, seed
         row = k.apply(state, deal.pad_event()).sheet[-1]
@@ -113,7 +113,7 @@ def test_a_mutated_deal_is_refused_unless_a_deal_can_yield_it(form):
     ran = refusals = acceptances = witnessed = 0
     kinds: dict[str, list[int]] = {}
     seen = set()
-    for seed in range(deals(50)):
+    for seed in range(deals(30)):
         r, deal, state = simulated(seed)
         if not pad and state.rules.partnership:
             continue  # the counts form names players; partnership play is the pad's
