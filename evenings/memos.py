@@ -19,7 +19,13 @@ _REF = re.compile(
 
 def describe_evening_money(transactions: list) -> dict:
     wanted = {tx: _REF.fullmatch(tx.ref or "") for tx in transactions}
-    wanted = {tx: match for tx, match in wanted.items() if match and not tx.reverses_id}
+    # A reversal keeps its reason, except a drive's prizes taken back by a correction
+    # (evenings.drives.repay_prizes): that reason is the drive's own, said in the reader's words.
+    wanted = {
+        tx: match
+        for tx, match in wanted.items()
+        if match and (not tx.reverses_id or match[2].startswith("drive:"))
+    }
     if not wanted:
         return {}
     dates = dict(
@@ -45,6 +51,8 @@ def describe_evening_money(transactions: list) -> dict:
             texts[tx] = _("Evening %(date)s: the tables' pots back to the club's pot") % words
         elif match[2] == "paid":
             texts[tx] = _("Evening %(date)s: settle-up") % words
+        elif tx.reverses_id:
+            texts[tx] = _("Whist drive %(date)s: prizes taken back, a round corrected") % words
         else:
             texts[tx] = _("Whist drive %(date)s: prizes") % words
         game = match[4] or match[6]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
 from evenings import drives
 from evenings import services as evenings
@@ -125,7 +126,10 @@ def test_a_correction_after_the_last_round_pays_the_prizes_again(drive_evening, 
     drives.correct(drive, 1, 2, 32, 20, None, None)
     drive.refresh_from_db()
     assert drive.prizes_id != first.pk
-    assert Transaction.objects.filter(reverses=first).exists()
+    taken_back = Transaction.objects.get(reverses=first)
+    with translation.override("en"):
+        ledger.describe([taken_back])
+    assert taken_back.memo.endswith(": prizes taken back, a round corrected")
     assert evenings.prize_pool(evening).balance_ore == 0
     for name, net in {"E": 25000, "C": 13000, "K": 7000, "H": -5000, "F": -5000}.items():
         assert ledger.member_account(people[name]).balance_ore == net
