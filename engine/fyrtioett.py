@@ -288,7 +288,10 @@ def _throw_in(state: State, event: Mapping[str, Any]) -> State:
     if set(bids_given) != set(order[: len(bids_given)]):
         expected = ", ".join(order[: len(bids_given)])
         raise IllegalEvent(
-            _("bids are made in turn from förhand ({expected} first); these bids skip a player"),
+            _(
+                "bids are made in turn from eldest hand (förhand), {expected} first; these bids "
+                "skip a player"
+            ),
             expected=expected,
         )
     worth = bids_worth(bids_given.values())

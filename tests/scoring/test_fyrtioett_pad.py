@@ -92,7 +92,7 @@ def test_a_throw_in_with_tricks_tapped_is_refused_in_words(scorer_client, game):
         ([4, 4, 4, 14], [4, 4, 4, 1], "deal", "from 0 to 13, not 14"),
         ([4, 4, 4, None], [4, 4, 4, 1], "deal", "missing"),
         ([3, 3, 3, 3], [None] * 4, "throw_in", "worth 12 points"),
-        ([None, 2, 2, None], [None] * 4, "throw_in", "in turn from förhand"),
+        ([None, 2, 2, None], [None] * 4, "throw_in", "in turn from eldest hand (förhand)"),
     ],
 )
 def test_bad_input_is_refused_with_422_and_nothing_is_stored(
