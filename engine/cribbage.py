@@ -73,9 +73,10 @@ one laid away and one card from the pack to the crib), the crib has four, one st
   four such cards exist among the cards nobody else is known to hold: not the starter, not a
   card shown in the deal, of the ranks the player laid when the deal was played card by card,
   and together with every other show of the deal given as points (two hands of 28 with a five
-  cut would need the same three fives). Shown cards that leave no cards for a total counted
-  earlier are refused too. (``facts_possible``: a search over the ranks and then the suits;
-  past ``SEARCH_BUDGET`` steps it gives the benefit of the doubt.)
+  cut would need the same three fives; a crib of 28 with a ten cut is the four fives, so not
+  when a five was laid). Shown cards that leave no cards for a total counted earlier are
+  refused too. (``facts_possible``: a search over the ranks and then the suits, the scarcest
+  claim first; past ``SEARCH_BUDGET`` steps it gives the benefit of the doubt.)
 - The pegging agrees with the cards: played card by card the engine counts it (fifteen,
   thirty-one, pairs, runs, go, last card); pegged the quick way the points as said are taken
   (which cards scored them is not recorded, so nothing bounds them but the game).
@@ -1251,28 +1252,45 @@ def facts_possible(
 ) -> bool:
     """Whether four cards for each claim (card numbers 0-51) can be found, none of them among
     ``known`` (the starter and the cards shown) and none twice, each scoring its points with the
-    starter and having the ranks it must have. The claims with known ranks are placed first,
-    then the highest totals (the scarcest hands); each claim is first looked for alone. Past
+    starter and having the ranks it must have.
+
+    Each claim is first looked for alone (most that cannot be fail there), its hands listed up
+    to ``_LISTED``; the joint search then places the claims with the fewest hands first (a crib
+    of 28 before a hand of 7), going through a complete list rather than the deck. Past
     ``budget`` steps the answer is yes (the benefit of the doubt)."""
-    order = sorted(claims, key=lambda c: (c.ranks is None, -c.points))
     steps = [budget]
-
-    def search(index: int, used: frozenset[int]) -> bool:
-        if index == len(order):
-            return True
-        for hand in _hands_scoring(order[index], starter, used, steps):
-            if search(index + 1, used | frozenset(hand)):
-                return True
-        return False
-
+    found: list[tuple[int, Claim, list[tuple[int, ...]] | None]] = []
     try:
-        # Each claim alone first: most that cannot be fail there, without the joint search.
-        for claim in order:
-            if next(_hands_scoring(claim, starter, frozenset(known), steps), None) is None:
+        for claim in claims:
+            hands = list(
+                itertools.islice(_hands_scoring(claim, starter, frozenset(known), steps), _LISTED)
+            )
+            if not hands:
                 return False
+            complete = len(hands) < _LISTED
+            found.append((len(hands) if complete else _LISTED, claim, hands if complete else None))
+        found.sort(key=lambda item: item[0])
+
+        def search(index: int, used: frozenset[int]) -> bool:
+            if index == len(found):
+                return True
+            _size, claim, hands = found[index]
+            tries = _hands_scoring(claim, starter, used, steps) if hands is None else hands
+            for hand in tries:
+                steps[0] -= 1
+                if steps[0] < 0:
+                    raise _Enough
+                if used.isdisjoint(hand) and search(index + 1, used | frozenset(hand)):
+                    return True
+            return False
+
         return search(0, frozenset(known))
     except _Enough:
         return True
+
+
+# How many hands of a claim are listed before the search takes it as plentiful.
+_LISTED = 400
 
 
 def _hands_scoring(claim: Claim, starter: int, used: frozenset[int], steps: list[int]):

@@ -931,3 +931,16 @@ def test_a_game_recorded_before_the_checks_replays_its_impossible_counts():
     old = play(old, hand("b", 28), hand("a", 28), {"type": "crib", "points": 28})
     assert old.scores == {"a": 56, "b": 28}
     assert old.legacy_facts
+
+
+def test_a_crib_of_28_with_a_ten_cut_needs_the_five_a_player_laid():
+    # With 10♦ cut a crib of 28 is the four fives (eight fifteens and six pairs): b laid a five.
+    state = play(
+        cut_for_play("10D"),
+        *(card(p, r) for p, r in zip("babababa", "5K23A467", strict=True)),
+        hand("b", 2),  # 5 2 A 6 with 10♦: one fifteen, 5-10
+        cards_of("a", "KC", "3C", "4H", "7S"),
+    )
+    with pytest.raises(IllegalEvent, match="the crib cannot count 28: with 10♦ cut"):
+        c.apply(state, {"type": "crib", "points": 28})
+    assert c.apply(state, {"type": "crib", "points": 12}).dealer == "b"

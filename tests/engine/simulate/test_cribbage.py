@@ -174,7 +174,7 @@ def _nth_go(events: list[dict], player: str, n: int) -> int:
 
 
 def test_a_record_with_one_fact_changed_is_refused_unless_a_deck_can_give_it():
-    total = deals(50)
+    total = deals(40)
     found: dict[str, int] = {}
     refused = accepted = undecided = 0
     for seed in range(total):
