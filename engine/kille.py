@@ -93,7 +93,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
-from functools import cache
 from typing import Any, NoReturn
 
 from engine.base import (
@@ -479,9 +478,11 @@ def _refuse_play(templates: tuple[str, str], where: int | None, **params: Any) -
 def fourth_trick_winners(
     tricks: Sequence[Sequence[tuple[str, KilleRank]]],
     last: Mapping[str, KilleRank] | None = None,
+    candidates: Iterable[str] | None = None,
 ) -> frozenset[str]:
-    """Who can have taken the fourth trick when the first three are known (the winner of the
-    third leads it) and, if given, everyone's last card.
+    """Who (of ``candidates``, default everyone still in) can have taken the fourth trick when
+    the first three are known (the winner of the third leads it) and, if given, everyone's last
+    card.
 
     A player's fourth-trick card was in his hand at every earlier trick: where he played under
     the highest card there, it is below that card and not below the one he played (he could not
@@ -522,22 +523,36 @@ def fourth_trick_winners(
             else:
                 yield rank
 
-    @cache
-    def takers(position: int, highest: int, top: str, spare: tuple[int, ...]) -> frozenset[str]:
-        if position == len(order):
-            return frozenset({top})
-        player = order[position]
-        found: set[str] = set()
-        for rank in plays(player, highest, spare):
-            rest = tuple(n - (r == rank) for r, n in enumerate(spare))
-            over = rank >= highest
-            found |= takers(position + 1, max(highest, rank), player if over else top, rest)
-            if len(found) == len(order):
-                break
-        return frozenset(found)
-
     spare = tuple(COPIES - min(COPIES, used[rank]) for rank in KilleRank)
-    return takers(0, -1, "", spare)
+
+    def takes(winner: str) -> bool:
+        """A search for one fourth trick that ``winner`` takes; it stops at the first found."""
+        failed: set[tuple[int, int, bool, tuple[int, ...]]] = set()
+
+        def search(position: int, highest: int, on_top: bool, left: tuple[int, ...]) -> bool:
+            if position == len(order):
+                return on_top
+            key = (position, highest, on_top, left)
+            if key in failed:
+                return False
+            player = order[position]
+            for rank in plays(player, highest, left):
+                over = rank >= highest
+                if player == winner and not over:
+                    continue  # the winner overtakes or equals
+                if on_top and over:
+                    continue  # after the winner, nobody reaches his card
+                rest = tuple(n - (r == rank) for r, n in enumerate(left))
+                top = (player == winner) if over else on_top
+                if search(position + 1, max(highest, rank), top, rest):
+                    return True
+            failed.add(key)
+            return False
+
+        return search(0, -1, False, spare)
+
+    asked = order if candidates is None else [p for p in order if p in set(candidates)]
+    return frozenset(p for p in asked if takes(p))
 
 
 def _check_fourth_trick(
@@ -547,7 +562,7 @@ def _check_fourth_trick(
     the cards let take it."""
     if state.legacy_facts or len(state.tricks) != TRICKS - 1:
         return
-    if player in fourth_trick_winners(_known_plays(state), last):
+    if player in fourth_trick_winners(_known_plays(state), last, candidates=(player,)):
         return
     assert state.leader is not None
     if last is None:

@@ -51,7 +51,7 @@ def _evenings(total: int):
 
 def test_simulated_deals_are_accepted_and_settled_as_counted():
     counted = {"deals": 0, "showings": 0, "card_by_card": 0, "tapped_after_three": 0}
-    for _rnd, state, deal in _evenings(deals(300)):
+    for _rnd, state, deal in _evenings(deals(200)):
         after = _apply_all(state, deal.events)
         counted["deals"] += 1
         if deal.outcome == "showing" or (deal.outcome == "budrunda" and deal.tricks):
@@ -132,7 +132,7 @@ def _mutations(rnd: random.Random, players, deal: sim.Deal):
 
 def test_a_changed_fact_is_refused_unless_some_deal_yields_it():
     counted = {"deals": 0, "mutations": 0, "refused": 0, "still_producible": 0}
-    for rnd, state, deal in _evenings(deals(300)):
+    for rnd, state, deal in _evenings(deals(200)):
         counted["deals"] += 1
         if deal.outcome != "showing":
             continue
@@ -147,7 +147,7 @@ def test_a_changed_fact_is_refused_unless_some_deal_yields_it():
 def test_the_engine_and_the_oracle_agree_on_the_fourth_trick_after_three_tricks():
     # Exhaustively: every player still in as the tapped winner, on simulated three-trick deals.
     checked = 0
-    for _rnd, _state, deal in _evenings(deals(300)):
+    for _rnd, _state, deal in _evenings(deals(200)):
         if deal.outcome != "showing" or deal.recorded_tricks != sim.TRICKS - 1:
             continue
         three = deal.tricks[:3]
