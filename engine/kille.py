@@ -140,7 +140,7 @@ class Rules:
     LABELS = {
         "base_stake_ore": _("Base stake"),
         "small_stake_ore": _("Small stake"),
-        "two_player_rule": _("Two at the showing pay as after a budrunda"),
+        "two_player_rule": _("Two at the showing pay as after a round of bids (budrunda)"),
         "opening_stake_each_evening": _("Opening stake every evening"),
     }
 
@@ -756,10 +756,12 @@ def _budrunda(state: State) -> State:
     payers = state.folded if state.folded else state.players
     small = state.rules.small_stake_ore
     if payers == state.players:
-        line = Line(_("Budrunda: everyone pays {amount}"), amount=Ore(small))
+        line = Line(_("Round of bids (budrunda): everyone pays {amount}"), amount=Ore(small))
     else:
         line = Line(
-            _("Budrunda: {players} pay {amount}"), players=listed(payers), amount=Ore(small)
+            _("Round of bids (budrunda): {players} pay {amount}"),
+            players=listed(payers),
+            amount=Ore(small),
         )
     return _end_deal(state, "budrunda", _pay(payers, small), [line])
 
@@ -837,7 +839,7 @@ def _on_bud(state: State, event: Mapping[str, Any]) -> State:
     state = _update(
         state,
         calls=(*state.calls, (player, "bud")),
-        log=(Line(_("{player} says bud"), player=player),),
+        log=(Line(_("{player} bids (bud)"), player=player),),
     )
     if len(state.calls) == len(_round_order(state)):
         return _budrunda(state)

@@ -143,7 +143,7 @@ class Rules:
     LABELS = {
         "stake_ore": _("Stake per deal"),
         "bet_size": _("Size of a bet"),
-        "merge_betar": _("Merge two betar into one"),
+        "merge_betar": _("Merge two bets (betar) into one"),
     }
     CHOICE_LABELS = {
         "bet_size": {

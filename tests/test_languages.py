@@ -52,13 +52,6 @@ SWEDISH_GIVEAWAYS = [
 ]  # fmt: skip
 # A Swedish game term is intended on an English page beside the English word, in parentheses.
 SWEDISH_TERMS = {"förhand", "bud", "budrunda", "betar", "spelförare"}
-# English texts of the engine (history lines, option labels) that still use a Swedish term bare:
-# the engine modules' own to rename (engine/kille.py, engine/polskt_pass.py; issue 25's report
-# names them and their English per docs/game-terms.md). Only these exact phrases are passed over;
-# remove each one here when its engine text is renamed.
-ENGINE_TEXTS_TO_RENAME = [
-    "says bud", "Budrunda:", "as after a budrunda", "Merge two betar into one",
-]  # fmt: skip
 SNAKE = re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+\b")
 PLACEHOLDER = re.compile(r"%\([a-z_]+\)[sd]|\{[a-z_]+\}")
 SKIP = (
@@ -124,9 +117,6 @@ def _read(client: Client, url: str, language: str) -> VisibleText | None:
 
 def _problems(text: str, language: str) -> list[str]:
     giveaways = SWEDISH_GIVEAWAYS if language == "en" else ENGLISH_GIVEAWAYS
-    if language == "en":
-        for phrase in ENGINE_TEXTS_TO_RENAME:
-            text = text.replace(phrase, " ")
     found = []
     for word in giveaways:
         for match in re.finditer(rf"(?<![\w-]){re.escape(word)}(?![\w-])", text, re.IGNORECASE):

@@ -132,8 +132,8 @@ def test_a_budrunda_costs_everyone_the_small_stake_and_passes_the_deal():
     assert table.state.forhand == "c"
     assert table.state.to_act == "c"
     assert table.state.deals[-1].outcome == "budrunda"
-    assert table.state.log[0] == "a says bud"
-    assert table.state.log[1].template == "Budrunda: everyone pays {amount}"
+    assert table.state.log[0] == "a bids (bud)"
+    assert table.state.log[1].template == "Round of bids (budrunda): everyone pays {amount}"
     assert table.state.log[1].params == {"amount": kr(1)}
     assert table.state.log[2] == "New deal: b deals"
 
