@@ -484,8 +484,8 @@ def _check_bid(
             ),
             number=number,
             player=caller,
-            bid=contract_label(bid),
-            highest=contract_label(high[1]),
+            bid=_contract_words(bid),
+            highest=_contract_words(high[1]),
         )
     misere = bid in (MISERE, OPEN_MISERE)
     early = high is None or order.index(high[1]) < order.index(MISERE_AFTER)
@@ -497,7 +497,7 @@ def _check_bid(
             ),
             number=number,
             player=caller,
-            bid=contract_label(bid),
+            bid=_contract_words(bid),
         )
 
 
@@ -675,7 +675,7 @@ def _check_agrees(state: State, event: Mapping[str, Any], auction: Auction) -> N
     if typed is not None and parse_contract(typed, state.rules.misere) != auction.contract:
         raise IllegalEvent(
             _("contract: the auction's contract is {contract}, not {given}"),
-            contract=contract_label(auction.contract),
+            contract=_contract_words(auction.contract),
             given=typed,
         )
 
@@ -781,12 +781,18 @@ def _deal_log(state: State, row: DealRow) -> tuple[Line, ...]:
     return tuple(lines)
 
 
-def _contract_words(contract: str) -> str:
-    """A contract in a log line: the misères as words the reader's language has, else "7♠"."""
+def _contract_words(contract: str | None) -> str:
+    """A contract in a log line or a refusal: the misères and the pass round as words the
+    reader's language has (translated at the edge), else "7♠" (``contract_label`` is Swedish:
+    the bid table's own words)."""
     return _CONTRACT_WORDS.get(contract) or contract_label(contract)
 
 
-_CONTRACT_WORDS = {MISERE: _("misère"), OPEN_MISERE: _("open misère")}
+_CONTRACT_WORDS = {
+    MISERE: _("misère"),
+    OPEN_MISERE: _("open misère"),
+    None: _("a pass round (rundpass)"),
+}
 
 
 def _contract_line(row: DealRow) -> Line:

@@ -554,10 +554,10 @@ def test_four_players_a_bid_followed_by_three_passes_ends_it():
 
 def test_four_players_bid_no_misere_before_someone_bid_seven_spades():
     # "Undervariant: … inget misärbud får avges förrän någon spelare bjudit minst sju spader."
-    early = "call 2: c bids misär, but in the four-player game no misère"
+    early = "call 2: c bids misère, but in the four-player game no misère"
     with pytest.raises(IllegalEvent, match=early):
         play(bid([5, 0, 3, 2], "6NT", "misere", players=FOUR), players=FOUR, rules=MISERE)
-    with pytest.raises(IllegalEvent, match="call 1: b bids öppen misär"):
+    with pytest.raises(IllegalEvent, match="call 1: b bids open misère"):
         play(bid([5, 0, 3, 2], "open_misere", players=FOUR), players=FOUR, rules=MISERE)
     # After 7♠ it may: c bids misère over b's 7♠, and d, a and b pass; c's partner a lays his
     # cards aside.
