@@ -32,6 +32,33 @@ CHROMIUM_ARGS = [
 ]
 
 
+@pytest.fixture(scope="session", autouse=True)
+def one_request_at_a_time_on_sqlite(django_db_setup):
+    """On SQLite the test database lives in memory and Django's live server shares the test's
+    one connection with every request thread: two requests at once (a navigation and the
+    service worker's fetch of the same page) then use one sqlite3 connection from two threads,
+    and one of them fails with "bad parameter or other API misuse". The live server answers one
+    request at a time there (Django's non-threaded server closes each connection after its
+    answer, so a phone's keep-alive never holds it). PostgreSQL keeps the threaded server."""
+    from django.core.servers.basehttp import WSGIServer
+    from django.db import connection
+    from django.test.testcases import LiveServerThread
+
+    if connection.vendor != "sqlite":
+        yield
+        return
+
+    class OneAtATime(WSGIServer):
+        def __init__(self, *args, connections_override=None, **kwargs):
+            # The server's own thread already uses the test's connection (LiveServerThread.run).
+            super().__init__(*args, **kwargs)
+
+    threaded = LiveServerThread.server_class
+    LiveServerThread.server_class = OneAtATime
+    yield
+    LiveServerThread.server_class = threaded
+
+
 @pytest.fixture(scope="session")
 def browser():
     if not Path(CHROMIUM).exists():
