@@ -171,6 +171,166 @@ def test_the_import_rule_sees_lazy_and_string_imports(tmp_path):
     assert {"scoring", "ledger"} <= app_references(module)
 
 
+# No import circles between our modules. What a module imports at module level (under ``if``,
+# ``try`` and in class bodies too) runs when it is loaded and must not lead back to it. An
+# import inside a function that would close a circle is a deliberate break, allowed only with a
+# comment on its line saying why; a real break (a module that neither side needs to import
+# back) is better.
+PROJECT_PACKAGES = (
+    "club",
+    "clubdata",
+    "config",
+    "core",
+    "engine",
+    "evenings",
+    "league",
+    "ledger",
+    "scoring",
+)
+
+# Left for now, each with whoever takes it (issue 26): a circle is tolerated only inside these
+# packages, a lazy import that closes one without a why only between these modules.
+CIRCLES_LEFT = {
+    # The package imports the built-in hooks at its bottom and each hook imports the package's
+    # helpers: goes when the hooks are found by convention.
+    "scoring.games",
+}
+UNEXPLAINED_LAZY_LEFT = {
+    # ``card_grid``, a pad widget, lives in the calculators package (the lead moves it).
+    ("scoring.calculators", "scoring.games"),
+}
+
+
+def project_modules(root: Path, packages: tuple[str, ...]) -> dict[str, Path]:
+    modules = {}
+    for package in packages:
+        for path in (root / package).rglob("*.py"):
+            parts = path.relative_to(root).with_suffix("").parts
+            modules[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return modules
+
+
+def imported_modules(node: ast.Import | ast.ImportFrom, name: str, path: Path, modules) -> set:
+    """The project modules an import statement of module ``name`` loads (``from p import m``
+    is module ``p.m`` when there is one, else ``p``)."""
+    if isinstance(node, ast.Import):
+        targets = [alias.name for alias in node.names]
+    else:
+        base = node.module or ""
+        if node.level:
+            package = (name if path.name == "__init__.py" else name.rpartition(".")[0]).split(".")
+            base = ".".join([*package[: len(package) - node.level + 1], *filter(None, [base])])
+        targets = [
+            f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base
+            for alias in node.names
+        ]
+    found = set()
+    for target in targets:
+        while target and target not in modules:
+            target = target.rpartition(".")[0]
+        if target and target != name:
+            found.add(target)
+    return found
+
+
+def import_graph(root: Path, packages: tuple[str, ...]):
+    """Each module's module-level imports, and its imports inside functions as
+    (import statement, modules it loads)."""
+    modules = project_modules(root, packages)
+    eager: dict[str, set[str]] = {}
+    lazy: dict[str, list[tuple[ast.stmt, set[str]]]] = {}
+    for name, path in modules.items():
+        eager[name], lazy[name] = set(), []
+        todo = [(node, False) for node in ast.parse(path.read_text()).body]
+        while todo:
+            node, in_function = todo.pop()
+            if isinstance(node, ast.Import | ast.ImportFrom):
+                found = imported_modules(node, name, path, modules)
+                if in_function:
+                    lazy[name].append((node, found))
+                else:
+                    eager[name] |= found
+                continue
+            inside = in_function or isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+            todo.extend((child, inside) for child in ast.iter_child_nodes(node))
+    return modules, eager, lazy
+
+
+def circles(graph: dict[str, set[str]]) -> list[set[str]]:
+    """The graph's strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[set[str]] = []
+
+    def visit(module: str) -> None:
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        for other in sorted(graph.get(module, ())):
+            if other not in index:
+                visit(other)
+                low[module] = min(low[module], low[other])
+            elif other in stack:
+                low[module] = min(low[module], index[other])
+        if low[module] == index[module]:
+            component = {stack.pop()}
+            while module not in component:
+                component.add(stack.pop())
+            if len(component) > 1:
+                found.append(component)
+
+    for module in sorted(graph):
+        if module not in index:
+            visit(module)
+    return found
+
+
+def unexplained_lazy_imports(modules, eager, lazy) -> set[tuple[str, str]]:
+    """Imports inside functions that close a circle with no comment saying why."""
+    graph = {name: eager[name].union(*(found for _node, found in lazy[name])) for name in eager}
+    in_circle = {module: i for i, circle in enumerate(circles(graph)) for module in circle}
+    unexplained = set()
+    for name, imports in lazy.items():
+        lines = modules[name].read_text().splitlines()
+        for node, found in imports:
+            text = " ".join(lines[node.lineno - 1 : node.end_lineno])
+            why = text.partition("#")[2].replace("noqa:", "").replace("PLC0415", "").strip(" -")
+            for module in found:
+                same = name in in_circle and in_circle[name] == in_circle.get(module)
+                if same and not why:
+                    unexplained.add((name, module))
+    return unexplained
+
+
+def test_no_import_circle_between_modules():
+    _modules, eager, _lazy = import_graph(ROOT, PROJECT_PACKAGES)
+    left = [
+        circle
+        for circle in circles(eager)
+        if not any(all(m == p or m.startswith(p + ".") for m in circle) for p in CIRCLES_LEFT)
+    ]
+    assert not left, f"import circles: {[sorted(circle) for circle in left]}"
+
+
+def test_an_import_inside_a_function_that_closes_a_circle_says_why():
+    wrong = unexplained_lazy_imports(*import_graph(ROOT, PROJECT_PACKAGES))
+    assert not wrong - UNEXPLAINED_LAZY_LEFT, sorted(wrong - UNEXPLAINED_LAZY_LEFT)
+
+
+def test_the_circle_check_sees_circles_and_unexplained_lazy_imports(tmp_path):
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app/__init__.py").write_text("")
+    (tmp_path / "app/a.py").write_text("from app import b\n")
+    (tmp_path / "app/b.py").write_text("class B:\n    from app.a import x\n")
+    (tmp_path / "app/c.py").write_text("def f():\n    from app import d\n")
+    (tmp_path / "app/d.py").write_text("from app.c import f\n")
+    (tmp_path / "app/e.py").write_text("def f():\n    from app import g  # g imports e\n")
+    (tmp_path / "app/g.py").write_text("import app.e\n")
+    modules, eager, lazy = import_graph(tmp_path, ("app",))
+    assert circles(eager) == [{"app.a", "app.b"}]
+    assert unexplained_lazy_imports(modules, eager, lazy) == {("app.c", "app.d")}
+
+
 def test_core_imports_only_django_and_the_standard_library():
     allowed = set(sys.stdlib_module_names) | {"core", "django", "__future__"}
     for path in (ROOT / "core").rglob("*.py"):
