@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# The second command: set up, lint, check migrations, then the whole pytest suite twice —
-# on SQLite and on PostgreSQL. Extra arguments go to pytest (e.g. scripts/test.sh -k ledger).
+# The second command: set up, lint, check migrations, then the pytest suite in two passes — on
+# SQLite and on PostgreSQL. Every test that uses a database runs in both; a test that touches
+# none runs in the first, a browser test in the second (tests/conftest.py,
+# pytest_collection_modifyitems). Extra arguments go to pytest (e.g. scripts/test.sh -k ledger).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
@@ -21,6 +23,6 @@ workers=()
 if [ "$(nproc)" -gt 1 ]; then workers=(-n "$(nproc)" --dist loadgroup); fi
 
 say "pytest on SQLite"
-DATABASE_URL="sqlite:///$(pwd)/.test.sqlite3" .venv/bin/python -m pytest "${workers[@]}" "$@"
+PROTOKOLL_SUITE_PASS=1 DATABASE_URL="sqlite:///$(pwd)/.test.sqlite3" .venv/bin/python -m pytest "${workers[@]}" "$@"
 say "pytest on PostgreSQL ($(echo "$pg_url" | sed 's#//[^@]*@#//#'))"
-DATABASE_URL="$pg_url" .venv/bin/python -m pytest "${workers[@]}" "$@"
+PROTOKOLL_SUITE_PASS=2 DATABASE_URL="$pg_url" .venv/bin/python -m pytest "${workers[@]}" "$@"

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from celery._state import _set_task_join_will_block
 from django.test import Client, RequestFactory
 from django.utils import translation
 
+import ledger
 from club.models import Club, Role
-from ledger import services as ledger
 from ledger.models import AuditRecord, Transaction
 from tests.factories import PASSWORD, make_club, make_member
 
@@ -50,6 +52,57 @@ _DB_FIXTURES = {
 def _wrote_to_a_database(item: pytest.Item) -> bool:
     names = set(getattr(item, "fixturenames", ()))
     return bool(_DB_FIXTURES & names) or item.get_closest_marker("django_db") is not None
+
+
+def _reads_the_database_settings(item: pytest.Item) -> bool:
+    """A test that picks a database itself (a subprocess given ``DATABASE_URL``, a check of the
+    engine in use) depends on the pass even without a database fixture."""
+    source = getattr(getattr(item, "module", None), "__file__", None)
+    if source is None:
+        return False
+    text = _module_text(source)
+    return any(word in text for word in ("DATABASE_URL", "DATABASES", "connection.vendor"))
+
+
+_TEXTS: dict[str, str] = {}
+
+
+def _module_text(path: str) -> str:
+    if path not in _TEXTS:
+        with open(path, encoding="utf-8") as source:
+            _TEXTS[path] = source.read()
+    return _TEXTS[path]
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The test command runs the suite twice (scripts/test.sh): ``PROTOKOLL_SUITE_PASS=1`` on
+    SQLite, ``2`` on PostgreSQL. A test that touches no database (the rules engines, their
+    simulators, pure helpers) gives the same answer on both, so it runs in the first pass only.
+    A browser test drives the pages, which are the same on both; it runs in the second pass
+    only, on the database production runs, against the threaded live server production's
+    workers resemble. A test that reads the database settings itself (a subprocess given
+    ``DATABASE_URL``, a check of the engine in use) runs in both, and so does every test that
+    uses a database. Without ``PROTOKOLL_SUITE_PASS`` every collected test runs."""
+    lost = [item.nodeid for item in items if not any(_runs_in_pass(item, p) for p in "12")]
+    if lost:
+        raise pytest.UsageError("in neither pass of the test command: " + ", ".join(lost))
+    suite_pass = os.environ.get("PROTOKOLL_SUITE_PASS")
+    if suite_pass not in ("1", "2"):
+        return
+    kept, elsewhere = [], []
+    for item in items:
+        (kept if _runs_in_pass(item, suite_pass) else elsewhere).append(item)
+    if elsewhere:
+        config.hook.pytest_deselected(items=elsewhere)
+        items[:] = kept
+
+
+def _runs_in_pass(item: pytest.Item, suite_pass: str) -> bool:
+    if _reads_the_database_settings(item):
+        return True
+    if suite_pass == "1":
+        return item.get_closest_marker("browser") is None
+    return _wrote_to_a_database(item)
 
 
 @pytest.hookimpl(wrapper=True)
