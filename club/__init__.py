@@ -1,4 +1,8 @@
-"""The books: clubs, members and roles, the ledger, pots, dues, seasons and league tables.
+"""Clubs and the people in them: the club, its members and their roles, logins, seasons, the
+demo club, and the club's pages (home, members, account). The books are ``ledger``, the league
+tables ``league``, the evenings ``evenings``, a club's founding, settings and archive
+``clubdata``.
 
-``club`` never imports ``scoring``; it offers small service functions that ``scoring`` calls.
+``club`` stands on ``core`` only; every other app may import it, and it imports none of them
+(tests/test_infrastructure.py).
 """

@@ -18,9 +18,9 @@ payload); everything behind them (services, the engines, the database) may then 
   beyond ``MAX_JSON_INT`` and only short string keys (``parse_json`` for text, ``check_json``
   for a value built otherwise). ``parse_payload`` builds an event's payload from a pad's form,
   a JSON object in ``payload`` plus ``p_<name>`` fields, and refuses fields that collide.
-  Which keys an event may carry, and of which types, is for each event's declaration to say
-  (not yet written); until then a payload is bounded here and the engine refuses what it does
-  not understand.
+  Which keys an event may carry, and of which types, each game's event table declares
+  (``engine.base.EventType``, checked by ``engine.base.dispatch``); here a payload is only
+  bounded.
 
 Each refusal is a ``django.core.exceptions.ValidationError`` with a ``code`` and a translatable
 message; the view answers it with 400 or 422 and a page or fragment that says what was wrong.
