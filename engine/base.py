@@ -30,7 +30,7 @@ from dataclasses import dataclass, fields
 from dataclasses import field as dataclasses_field
 from typing import Any
 
-from engine.errors import IllegalEvent, RulesError, _
+from engine.errors import IllegalEvent, Line, RulesError, Text, _, listed
 
 POT = "pot"
 
@@ -227,21 +227,28 @@ def kr(amount_ore: int) -> str:
 # Every event type declares its payload: which keys it takes, which of them it needs, and what
 # kind of value each holds. ``dispatch`` checks an event against the declaration before its
 # handler runs, so a handler reads only keys that exist and hold the right kind of value, and a
-# typo (``{"call": …}`` for ``{"calls": …}``) is refused with a message naming the key instead
-# of being read as "nothing given". The checks here are about form (a player at the table, a
-# whole number in range, a card's text); what the rules allow now is the handler's to refuse.
+# typo (``{"call": …}`` for ``{"calls": …}``) is refused instead of being read as "nothing
+# given". The checks here are about form (a player at the table, a whole number in range, a
+# card's text); what the rules allow now is the handler's to refuse.
+#
+# A refusal is read by the person at the table, so it names things in his words, never a
+# payload key (issue 25): each event type and each field declares ``words``, a phrase marked
+# for translation ("a deal", "the tricks taken"), and the messages are built from those. Only
+# a key or a type the game does not know is quoted: the client sent it.
 #
 #     EVENTS = {
-#         "deal": EventType(_play_deal, {"bids": need(PerPlayer(OneOf(Whole(0, 9), …))),
-#                                        "turn_up": may(CardName())}),
+#         "deal": EventType(_play_deal, _("a deal"), {
+#             "bids": need(PerPlayer(OneOf(Whole(0, 9), …)), _("the bids")),
+#             "turn_up": may(CardName(), _("the turned-up card")),
+#         }),
 #     }
 #     EVENT_TYPES = event_types(EVENTS)
 #
 #     def apply(state, event):
-#         return dispatch(state, event, EVENTS, game="Nittionio")
+#         return dispatch(state, event, EVENTS, game=NAME)
 #
 # An optional key given as ``null`` counts as not given (a form leaves an empty field out; a
-# JSON client may send null). Every message is a translatable template naming the key.
+# JSON client may send null). Every message is a translatable template.
 
 MAX_LIST = 60  # no event of any game lists more values than a deck holds cards (with jokers)
 
@@ -255,15 +262,15 @@ class Kind:
     def describe(self) -> Any:
         raise NotImplementedError
 
-    def refusal(self, event: str, key: str, value: Any, players: Sequence[str]) -> Any:
+    def refusal(self, event: Any, field: Any, value: Any, players: Sequence[str]) -> Any:
         """Why ``value`` is not of this kind (an ``IllegalEvent`` naming the event and the
-        key), or None if it is."""
+        field in words: their ``words``), or None if it is."""
         if self.accepts(value, players):
             return None
         return IllegalEvent(
-            _("{event}: {key} must be {kind}, not {value}"),
+            _("{event}: {field} must be {kind}, not {value}"),
             event=event,
-            key=key,
+            field=field,
             kind=self.describe(),
             value=_shown(value),
         )
@@ -399,22 +406,22 @@ class PerPlayer(Kind):
         )
         return IllegalEvent(template, kind=self.of.describe())
 
-    def refusal(self, event: str, key: str, value: Any, players: Sequence[str]) -> Any:
+    def refusal(self, event: Any, field: Any, value: Any, players: Sequence[str]) -> Any:
         if not isinstance(value, Mapping):
-            return super().refusal(event, key, value, players)
+            return super().refusal(event, field, value, players)
         for player, item in value.items():
             if not Player().accepts(player, players):
                 return IllegalEvent(
-                    _("{event}: {key}: {player} is not a player in this game"),
+                    _("{event}: {field}: {player} is not a player in this game"),
                     event=event,
-                    key=key,
+                    field=field,
                     player=_shown(player),
                 )
             if not self.of.accepts(item, players):
                 return IllegalEvent(
-                    _("{event}: {key}: {player} must be {kind}, not {value}"),
+                    _("{event}: {field}: {player} must be {kind}, not {value}"),
                     event=event,
-                    key=key,
+                    field=field,
                     player=player,
                     kind=self.of.describe(),
                     value=_shown(item),
@@ -422,7 +429,10 @@ class PerPlayer(Kind):
         missing = [player for player in players if player not in value]
         if self.every and missing:
             return IllegalEvent(
-                _("{event}: {key}: {player} is missing"), event=event, key=key, player=missing[0]
+                _("{event}: {field}: {player} is missing"),
+                event=event,
+                field=field,
+                player=missing[0],
             )
         return None
 
@@ -449,28 +459,47 @@ class OneOf(Kind):
         )
 
 
+def _check_words(words: Any, what: str) -> None:
+    """A declaration's ``words``: a phrase marked for translation (``_("the tricks taken")``,
+    or a ``Line`` with values), so that a refusal can say it in the reader's language."""
+    if not isinstance(words, Text | Line) or not words.strip():
+        raise TypeError(f"{what} needs words a player would use, marked with _(), not {words!r}")
+
+
 @dataclass(frozen=True)
 class Field:
-    """One key of a payload: its kind, and whether the event needs it."""
+    """One key of a payload: its kind, what its value is in the reader's words (``words``: "the
+    tricks taken", "the turned-up card"; refusals name the field by them, never by its key),
+    and whether the event needs it."""
 
     kind: Kind
+    words: Text
     required: bool = True
 
+    def __post_init__(self) -> None:
+        _check_words(self.words, "a payload field")
 
-def need(kind: Kind) -> Field:
-    return Field(kind, required=True)
+
+def need(kind: Kind, words: Text) -> Field:
+    return Field(kind, words, required=True)
 
 
-def may(kind: Kind) -> Field:
-    return Field(kind, required=False)
+def may(kind: Kind, words: Text) -> Field:
+    return Field(kind, words, required=False)
 
 
 @dataclass(frozen=True)
 class EventType:
-    """One event type of a game: the handler ``(state, event) -> State`` and its payload."""
+    """One event type of a game: the handler ``(state, event) -> State``, what the event is in
+    the reader's words (``words``: "a deal", "a knock"; refusals name the
+    event by them, never by its type) and its payload."""
 
     handler: Callable[[Any, Mapping[str, Any]], Any]
+    words: Text
     payload: Mapping[str, Field] = dataclasses_field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        _check_words(self.words, "an event type")
 
 
 def event_types(events: Mapping[str, EventType]) -> tuple[str, ...]:
@@ -478,28 +507,33 @@ def event_types(events: Mapping[str, EventType]) -> tuple[str, ...]:
     return tuple(events)
 
 
-def check_payload(
-    kind: str, event: Mapping[str, Any], payload: Mapping[str, Field], players
-) -> None:
-    """Refuse a payload that does not match its declaration: an unknown key, a missing key, or
-    a value of the wrong kind, each named."""
+def check_payload(event_type: EventType, event: Mapping[str, Any], players) -> None:
+    """Refuse a payload that does not match its event type's declaration: an unknown key (quoted:
+    the client sent it), a missing key, or a value of the wrong kind, each named in words."""
+    payload = event_type.payload
     for key in event:
         if key != "type" and key not in payload:
+            if payload:
+                raise IllegalEvent(
+                    _("{event} records nothing called {key}; it records {fields}"),
+                    event=event_type.words,
+                    key=_shown(key),
+                    fields=listed(field.words for field in payload.values()),
+                )
             raise IllegalEvent(
-                _("{event} takes no {key}; it takes {keys}")
-                if payload
-                else _("{event} takes no {key}; it takes nothing but its type"),
-                event=kind,
-                key=repr(key),
-                keys=", ".join(payload),
+                _("{event} records nothing called {key}; it records only that it happened"),
+                event=event_type.words,
+                key=_shown(key),
             )
     for key, field in payload.items():
         value = event.get(key)
         if value is None:
             if field.required:
-                raise IllegalEvent(_("{event} needs {key}"), event=kind, key=key)
+                raise IllegalEvent(
+                    _("{event} needs {field}"), event=event_type.words, field=field.words
+                )
             continue
-        refusal = field.kind.refusal(kind, key, value, players)
+        refusal = field.kind.refusal(event_type.words, field.words, value, players)
         if refusal is not None:
             raise refusal
 
@@ -511,13 +545,18 @@ def dispatch(state: Any, event: Any, events: Mapping[str, EventType], game: str)
     kind = event.get("type")
     event_type = events.get(kind) if isinstance(kind, str) else None
     if event_type is None:
+        known = listed(each.words for each in events.values())
+        if kind is None:
+            raise IllegalEvent(
+                _("an event needs a type; {game} records {types}"), game=game, types=known
+            )
         raise IllegalEvent(
-            _("unknown event {kind}; {game} records {types}"),
+            _("{game} records nothing called {kind}; it records {types}"),
             kind=_shown(kind),
             game=game,
-            types=", ".join(events),
+            types=known,
         )
-    check_payload(kind, event, event_type.payload, state.players)
+    check_payload(event_type, event, state.players)
     return event_type.handler(state, event)
 
 

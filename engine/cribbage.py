@@ -1070,11 +1070,14 @@ def _show_points(state: State, event: dict, crib: bool) -> tuple[int, Line | Non
     """The points of a show, and how they are said when the cards are given."""
     given = [key for key in ("points", "cards") if event.get(key) is not None]
     if len(given) != 1:
+        declared = EVENTS[event["type"]]
         raise IllegalEvent(
-            _("{event} takes points or cards, not both")
+            _("{event} takes {points} or {cards}, not both")
             if given
-            else _("{event} needs points or cards"),
-            event=event["type"],
+            else _("{event} needs {points} or {cards}"),
+            event=declared.words,
+            points=declared.payload["points"].words,
+            cards=declared.payload["cards"].words,
         )
     if event.get("cards") is not None:
         cards = [_card(c) for c in event["cards"]]
@@ -1406,20 +1409,45 @@ PEG_WORDS: dict[str, Text | Line] = {
 _POINTS = Whole(0, MAX_HAND)
 
 EVENTS = {
-    "starter": EventType(_on_starter, {"card": need(CardName())}),
+    "starter": EventType(
+        _on_starter, _("the starter"), {"card": need(CardName(), _("the card cut"))}
+    ),
     # The quick way: the points a player pegs, as he says them.
-    "peg": EventType(_on_peg, {"player": need(Player()), "points": need(Whole(1, MAX_HAND))}),
+    "peg": EventType(
+        _on_peg,
+        _("a peg"),
+        {
+            "player": need(Player(), _("the player who pegs")),
+            "points": need(Whole(1, MAX_HAND), _("the points pegged")),
+        },
+    ),
     # The play by cards: a card by its rank (1 = ace … 13 = king) or as text; the suit is
     # not needed.
     "play": EventType(
         _on_play,
-        {"player": need(Player()), "card": need(OneOf(Whole(ACE, KING), CardName()))},
+        _("a play"),
+        {
+            "player": need(Player(), _("the player who plays")),
+            "card": need(OneOf(Whole(ACE, KING), CardName()), _("the card played")),
+        },
     ),
-    "go": EventType(_on_go, {"player": need(Player())}),
+    "go": EventType(_on_go, _("a go"), {"player": need(Player(), _("the player who says go"))}),
     "show": EventType(
         _on_show,
-        {"player": need(Player()), "points": may(_POINTS), "cards": may(CardNames())},
+        _("a show"),
+        {
+            "player": need(Player(), _("the player who shows")),
+            "points": may(_POINTS, _("the points of the hand")),
+            "cards": may(CardNames(), _("the cards of the hand")),
+        },
     ),
-    "crib": EventType(_on_crib, {"points": may(_POINTS), "cards": may(CardNames())}),
+    "crib": EventType(
+        _on_crib,
+        _("the crib"),
+        {
+            "points": may(_POINTS, _("the points of the crib")),
+            "cards": may(CardNames(), _("the cards of the crib")),
+        },
+    ),
 }
 EVENT_TYPES = event_types(EVENTS)

@@ -424,10 +424,16 @@ def _end_deal(state: State, ranked_by_cards: bool) -> State:
 
 
 EVENTS = {
-    "out": EventType(_out, {"player": need(Player())}),
+    "out": EventType(
+        _out, _("a player going out"), {"player": need(Player(), _("the player who went out"))}
+    ),
     # The cards each player still in holds; the handler checks 1 to his hand (a whole deck is
     # the most any form can mean).
-    "cards_left": EventType(_cards_left, {"cards": need(PerPlayer(Whole(0, DECK)))}),
-    "pass": EventType(_pass, {"player": need(Player())}),
+    "cards_left": EventType(
+        _cards_left,
+        _("the count of cards left"),
+        {"cards": need(PerPlayer(Whole(0, DECK)), _("the cards each player still holds"))},
+    ),
+    "pass": EventType(_pass, _("a pass"), {"player": need(Player(), _("the player who passes"))}),
 }
 EVENT_TYPES = event_types(EVENTS)

@@ -646,16 +646,16 @@ def _contract_of(state: State, event: Mapping[str, Any]) -> tuple[Auction | None
         if not state.legacy_deals or any(row.auction is not None for row in state.sheet):
             raise IllegalEvent(
                 _(
-                    "this game records the auction: give the calls in order from förhand "
-                    "(auction), not the declarer and contract alone"
+                    "this game records the auction: give the calls in order from eldest hand "
+                    "(förhand), not the declarer and contract alone"
                 )
             )
         return None, _seat(state, event, "declarer")
     if event.get("first_to_500") is not None:
         raise IllegalEvent(
             _(
-                "first_to_500 is not typed with an auction: the engine finds who reached 500 "
-                "first from the order of the tricks (trick_order)"
+                "who reached 500 first is not typed with an auction: the app finds it from the "
+                "order of the tricks"
             )
         )
     auction = read_auction(call_list(event["auction"]), state.players, state.forhand, state.rules)
@@ -907,7 +907,7 @@ def _typed_first_to_500(
         raise IllegalEvent(
             _(
                 "{names} reached {best} in the same deal: give who took each trick, in the "
-                "order they were played (trick_order), to find who reached 500 first"
+                "order they were played, to find who reached 500 first"
             ),
             names=", ".join(names),
             best=best,
@@ -1019,15 +1019,16 @@ MAX_CALLS = len(BID_VALUES) + 2 + MAX_PLAYERS
 EVENTS = {
     "deal": EventType(
         _play_deal,
+        _("a deal"),
         {
-            "auction": may(Calls()),
-            "partner": may(Player()),
-            "tricks": need(PerPlayer(Whole(0, TRICKS), every=True)),
-            "trick_order": may(TrickWinners()),
+            "auction": may(Calls(), _("the auction")),
+            "partner": may(Player(), _("the called partner")),
+            "tricks": need(PerPlayer(Whole(0, TRICKS), every=True), _("the tricks taken")),
+            "trick_order": may(TrickWinners(), _("the order of the tricks")),
             # Deals stored before the auction was recorded (issue 14):
-            "declarer": may(Player()),
-            "contract": may(ContractText()),
-            "first_to_500": may(Player()),
+            "declarer": may(Player(), _("the declarer")),
+            "contract": may(ContractText(), _("the contract")),
+            "first_to_500": may(Player(), _("who reached 500 first")),
         },
     ),
 }

@@ -373,14 +373,20 @@ _COUNTS = PerPlayer(Whole(0, TRICKS))
 EVENTS = {
     "deal": EventType(
         _play_deal,
+        _("a deal"),
         {
-            "bids": need(PerPlayer(Whole(0, TRICKS), every=True)),
-            "tricks": need(PerPlayer(Whole(0, TRICKS), every=True)),
+            "bids": need(PerPlayer(Whole(0, TRICKS), every=True), _("the bids")),
+            "tricks": need(PerPlayer(Whole(0, TRICKS), every=True), _("the tricks taken")),
         },
     ),
     # The bids are optional and may stop short: the last bidder throws in rather than bid.
     # Tricks are taken (the pad's one form sends its trick row with the throw-in button) only
-    # to say, in words, that a deal thrown in has none — not "throw_in takes no tricks".
-    "throw_in": EventType(_throw_in, {"bids": may(_COUNTS), "tricks": may(_COUNTS)}),
+    # to say, in words, that a deal thrown in has none — not "a throw-in records nothing
+    # called 'tricks'".
+    "throw_in": EventType(
+        _throw_in,
+        _("a throw-in"),
+        {"bids": may(_COUNTS, _("the bids")), "tricks": may(_COUNTS, _("the tricks taken"))},
+    ),
 }
 EVENT_TYPES = event_types(EVENTS)

@@ -238,10 +238,18 @@ def apply(state: State, event: Mapping[str, Any]) -> State:
 # --- reading the payload --------------------------------------------------------------------------
 
 
-def _whole(value: Any, name: str) -> int:
+def _words(event: Mapping[str, Any], name: str) -> Any:
+    """A field of the event in the reader's words (its declaration's), for a refusal."""
+    return EVENTS[event["type"]].payload[name].words
+
+
+def _whole(event: Mapping[str, Any], name: str) -> int:
+    value = event.get(name, 0)
     if not is_whole(value):
         raise IllegalEvent(
-            _("{field}: {value} is not a whole number"), field=name, value=repr(value)
+            _("{field}: {value} is not a whole number"),
+            field=_words(event, name),
+            value=repr(value),
         )
     return value
 
@@ -273,31 +281,32 @@ def _per_player(
     value = event.get(name)
     if value is None:
         return None
+    field = _words(event, name)
     if not isinstance(value, Mapping):
-        raise IllegalEvent(_("'{field}' must give a number for each player"), field=name)
+        raise IllegalEvent(_("{field} must give a number for each player"), field=field)
     numbers = {}
     for player, number in value.items():
         if player not in state.players:
             raise IllegalEvent(
-                _("{field}: {player} is not at the table"), field=name, player=repr(player)
+                _("{field}: {player} is not at the table"), field=field, player=repr(player)
             )
         if not is_whole(number):
             raise IllegalEvent(
                 _("{field} of {player}: {value} is not a whole number"),
-                field=name,
+                field=field,
                 player=player,
                 value=repr(number),
             )
         if number < 0:
             raise IllegalEvent(
-                _("{field}: {player} cannot have {count}"), field=name, player=player, count=number
+                _("{field}: {player} cannot have {count}"), field=field, player=player, count=number
             )
         numbers[player] = number
     if every:
         for player in state.players:
             if player not in numbers:
                 raise IllegalEvent(
-                    _("{field}: {player} is missing"), field=name, player=repr(player)
+                    _("{field}: {player} is missing"), field=field, player=repr(player)
                 )
     return numbers
 
@@ -904,10 +913,10 @@ def _after_deal(state: State, row: DealRow) -> State:
 def _claim(state: State, event: Mapping[str, Any]) -> State:
     player = _one_player(state, event.get("player"), _("the claim"))
     side = side_of(state, player)
-    aces = _whole(event.get("aces", 0), "aces")
+    aces = _whole(event, "aces")
     if not 0 <= aces <= len(ACE_SUITS):
         raise IllegalEvent(_("a deck has 4 aces; {count} cannot be taken"), count=aces)
-    tabbar = _whole(event.get("tabbar", 0), "tabbar")
+    tabbar = _whole(event, "tabbar")
     if not 0 <= tabbar <= cards_played_each(len(state.players)) * len(state.sides[side]):
         raise IllegalEvent(_("{count} tabbar cannot be taken in one deal"), count=tabbar)
     certain = (
@@ -1011,30 +1020,38 @@ class _Named(Kind):
 _WHO = _Named()
 _COUNT = PerPlayer(Whole(0, DECK))
 
+_STORAN = _("storan (♦10)")
+_LILLAN = _("lillan (♠2)")
+_TABBAR = _("tabbar (sweeps)")
+
 EVENTS = {
     "deal": EventType(
         _deal,
+        _("a deal"),
         {
-            "most_cards": may(_WHO),
-            "most_spades": may(_WHO),
-            "big_casino": may(_WHO),
-            "little_casino": may(_WHO),
-            "aces": may(_Aces()),
-            "last": may(_WHO),
-            "tabbar": may(_COUNT),
-            "cards": may(PerPlayer(Whole(0, DECK), every=True)),
-            "spades": may(PerPlayer(Whole(0, SPADES), every=True)),
-            "points": may(PerPlayer(Whole(0, DEAL_POINTS))),
+            "most_cards": may(_WHO, _("who had most cards")),
+            "most_spades": may(_WHO, _("who had most spades")),
+            "big_casino": may(_WHO, _STORAN),
+            "little_casino": may(_WHO, _LILLAN),
+            "aces": may(_Aces(), _("the aces")),
+            "last": may(_WHO, _("sistan (the last take)")),
+            "tabbar": may(_COUNT, _TABBAR),
+            "cards": may(PerPlayer(Whole(0, DECK), every=True), _("the cards each player took")),
+            "spades": may(
+                PerPlayer(Whole(0, SPADES), every=True), _("the spades each player took")
+            ),
+            "points": may(PerPlayer(Whole(0, DEAL_POINTS)), _("the points besides tabbar")),
         },
     ),
     "claim": EventType(
         _claim,
+        _("a stop at 16"),
         {
-            "player": need(_WHO),
-            "big_casino": may(Flag()),
-            "little_casino": may(Flag()),
-            "aces": may(Whole(0, DECK)),
-            "tabbar": may(Whole(0, DECK)),
+            "player": need(_WHO, _("the player who stops play")),
+            "big_casino": may(Flag(), _STORAN),
+            "little_casino": may(Flag(), _LILLAN),
+            "aces": may(Whole(0, DECK), _("the aces taken")),
+            "tabbar": may(Whole(0, DECK), _TABBAR),
         },
     ),
 }

@@ -99,6 +99,7 @@ from engine.base import (
     POT,
     CardName,
     EventType,
+    Field,
     OneOf,
     PerPlayer,
     Player,
@@ -808,13 +809,13 @@ def _leave_fold_round(state: State) -> State:
 
 
 _NOT_NOW = {
-    ("bud", "ante"): _("bud is not possible now: pay the opening stake first"),
+    ("bud", "ante"): _("a bid (bud) is not possible now: pay the opening stake first"),
     ("bud", "tricks"): _(
-        "bud is not possible now: the cards are being played: record the tricks or who took the "
-        "fourth trick"
+        "a bid (bud) is not possible now: the cards are being played: record the tricks or who "
+        "took the fourth trick"
     ),
     ("bud", "reveal"): _(
-        "bud is not possible now: the cards are on the table: record what everyone showed"
+        "a bid (bud) is not possible now: the cards are on the table: record what everyone showed"
     ),
     ("knock", "ante"): _("a knock is not possible now: pay the opening stake first"),
     ("knock", "tricks"): _(
@@ -1117,22 +1118,35 @@ def _on_end_evening(state: State, event: Mapping[str, Any]) -> State:
     )
 
 
-_ONE_PLAYER = {"player": need(Player())}
+def _who(words: Any) -> dict[str, Field]:
+    """The payload of a call or a tap: one player, ``words`` saying which."""
+    return {"player": need(Player(), words)}
+
+
 # A card as text, or a lilja's number as a number (a form sends "3" as 3).
 CARD = OneOf(CardName(), Whole(1, 12))
-_CARDS = {"cards": need(PerPlayer(CARD))}
 
 EVENTS = {
-    "ante": EventType(_on_ante),
-    "bud": EventType(_on_bud, _ONE_PLAYER),
-    "knock": EventType(_on_knock, _ONE_PLAYER),
-    "stay": EventType(_on_stay, _ONE_PLAYER),
-    "fold": EventType(_on_fold, _ONE_PLAYER),
-    "exchange": EventType(_on_exchange, {"counts": need(PerPlayer(Whole(0, MAX_EXCHANGE)))}),
-    "trick": EventType(_on_trick, _CARDS),
-    "fourth_trick": EventType(_on_fourth_trick, _ONE_PLAYER),
-    "show": EventType(_on_show, _ONE_PLAYER),
-    "reveal": EventType(_on_reveal, _CARDS),
-    "end_evening": EventType(_on_end_evening),
+    "ante": EventType(_on_ante, _("the opening stake")),
+    "bud": EventType(_on_bud, _("a bid (bud)"), _who(_("the player who bids"))),
+    "knock": EventType(_on_knock, _("a knock"), _who(_("the player who knocks"))),
+    "stay": EventType(_on_stay, _("staying in"), _who(_("the player who stays"))),
+    "fold": EventType(_on_fold, _("a fold"), _who(_("the player who folds"))),
+    "exchange": EventType(
+        _on_exchange,
+        _("the exchange"),
+        {"counts": need(PerPlayer(Whole(0, MAX_EXCHANGE)), _("the cards each player exchanged"))},
+    ),
+    "trick": EventType(
+        _on_trick, _("a trick"), {"cards": need(PerPlayer(CARD), _("the cards played"))}
+    ),
+    "fourth_trick": EventType(
+        _on_fourth_trick, _("the fourth trick"), _who(_("the player who took the fourth trick"))
+    ),
+    "show": EventType(_on_show, _("laying up"), _who(_("the player who lays up"))),
+    "reveal": EventType(
+        _on_reveal, _("the showing"), {"cards": need(PerPlayer(CARD), _("the cards shown"))}
+    ),
+    "end_evening": EventType(_on_end_evening, _("the end of the evening")),
 }
 EVENT_TYPES = event_types(EVENTS)

@@ -364,15 +364,25 @@ def _finish(state: State, winner: str, lines: list[Line]) -> State:
     )
 
 
-_ONE_PLAYER = {"player": need(Player())}
-
 # A card as text, or a lilja's number as a number (a form sends "3" as 3).
 CARD = OneOf(CardName(), Whole(1, 12))
 
 EVENTS = {
-    "fourth_trick": EventType(_on_fourth_trick, _ONE_PLAYER),
-    "pass": EventType(_on_pass, _ONE_PLAYER),
-    "declare": EventType(_on_declare, _ONE_PLAYER),
-    "reveal": EventType(_on_reveal, {"cards": need(PerPlayer(CARD))}),
+    "fourth_trick": EventType(
+        _on_fourth_trick,
+        _("the fourth trick"),
+        {"player": need(Player(), _("the player who took the fourth trick"))},
+    ),
+    "pass": EventType(
+        _on_pass, _("a pass"), {"player": need(Player(), _("the player who passes"))}
+    ),
+    "declare": EventType(
+        _on_declare,
+        _("a declaration"),
+        {"player": need(Player(), _("the player who declares"))},
+    ),
+    "reveal": EventType(
+        _on_reveal, _("the showing"), {"cards": need(PerPlayer(CARD), _("the cards shown"))}
+    ),
 }
 EVENT_TYPES = event_types(EVENTS)

@@ -639,11 +639,12 @@ _BID = OneOf(Whole(0, MAX_BID), CardNames(least=1, most=3), Choice(MISSED_WORDS)
 EVENTS = {
     "deal": EventType(
         _play_deal,
+        _("a deal"),
         {
-            "bids": need(PerPlayer(_BID, every=True)),
-            "tricks": need(PerPlayer(Whole(0, TRICKS), every=True)),
-            "calls": may(PerPlayer(Choice(CALLS))),
-            "turn_up": may(CardName()),
+            "bids": need(PerPlayer(_BID, every=True), _("the bids")),
+            "tricks": need(PerPlayer(Whole(0, TRICKS), every=True), _("the tricks taken")),
+            "calls": may(PerPlayer(Choice(CALLS)), _("the premium calls")),
+            "turn_up": may(CardName(), _("the turned-up card")),
         },
     ),
 }

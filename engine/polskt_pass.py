@@ -510,13 +510,13 @@ def _in_phase(phase: str, handle: Callable[[State, Mapping[str, Any]], State]):
                 raise IllegalEvent(
                     _("the evening ends between deals: finish this deal first (or undo it)")
                 )
-            raise IllegalEvent(_PHASE_TEXT[state.phase], kind=event["type"])
+            raise IllegalEvent(_PHASE_TEXT[state.phase], kind=EVENTS[event["type"]].words)
         return handle(state, event)
 
     return handler
 
 
-# An event out of phase: ``kind`` is the event's type.
+# An event out of phase: ``kind`` is the event in words (its ``EventType.words``).
 _PHASE_TEXT = {
     DEAL: _(
         "{kind}: no deal is in progress; record the deal first (the dealer's stake and the turn-up)"
@@ -529,11 +529,18 @@ _PHASE_TEXT = {
 # --- small readers ---------------------------------------------------------------------------
 
 
-def _player(state: State, value: Any, what: str) -> str:
-    """``what`` names the event's field, as the event spells it."""
+def _words(event: Mapping[str, Any], name: str) -> Any:
+    """A field of the event in the reader's words (its declaration's), for a refusal."""
+    return EVENTS[event["type"]].payload[name].words
+
+
+def _player(state: State, value: Any, event: Mapping[str, Any], name: str) -> str:
+    """``value``, read from the field ``name`` of ``event``: a player at the table."""
     if value not in state.players:
         raise IllegalEvent(
-            _("{field}: {player} is not a player in this game"), field=what, player=repr(value)
+            _("{field}: {player} is not a player in this game"),
+            field=_words(event, name),
+            player=repr(value),
         )
     return value
 
@@ -574,7 +581,9 @@ def _flag(event: Mapping[str, Any], name: str) -> bool | None:
     if value in (True, False):  # also 1 and 0
         return bool(value)
     raise IllegalEvent(
-        _("{field} must be true or false, not {value}"), field=name, value=repr(value)
+        _("{field} must be true or false, not {value}"),
+        field=_words(event, name),
+        value=repr(value),
     )
 
 
@@ -708,7 +717,7 @@ def _deal(state: State, event: Mapping[str, Any]) -> State:
 def _bid(state: State, event: Mapping[str, Any]) -> State:
     deal = state.current
     assert deal is not None
-    player = _player(state, event.get("player"), "bid")
+    player = _player(state, event.get("player"), event, "player")
     turned = deal.turned_suit
     given = event.get("suit")
     if deal.round == 1:
@@ -796,7 +805,7 @@ def _all_pass(state: State, event: Mapping[str, Any]) -> State:
 def _la_vola(state: State, event: Mapping[str, Any]) -> State:
     deal = state.current
     assert deal is not None
-    player = _player(state, event.get("player"), "la_vola")
+    player = _player(state, event.get("player"), event, "player")
     taken = deal.trick_winners
     if deal.la_vola is not None:
         raise IllegalEvent(_("{player} has already said la vola"), player=deal.la_vola)
@@ -834,7 +843,7 @@ def _la_vola(state: State, event: Mapping[str, Any]) -> State:
 def _trick(state: State, event: Mapping[str, Any]) -> State:
     deal = state.current
     assert deal is not None
-    winner = _player(state, event.get("winner"), "trick")
+    winner = _player(state, event.get("winner"), event, "winner")
     taken = (*deal.trick_winners, winner)
     line = Line(_("Trick {number}: {player}"), number=len(taken), player=winner)
     if deal.la_vola is not None:
@@ -860,16 +869,17 @@ def _tricks(state: State, event: Mapping[str, Any]) -> State:
     if has_counts == has_winners:
         raise IllegalEvent(_("give either the number of tricks per player or the trick winners"))
     la = event.get("la_vola")
-    la = None if la in (None, "") else _player(state, la, "la_vola")
+    la = None if la in (None, "") else _player(state, la, event, "la_vola")
     if has_winners:
-        return _tricks_by_winners(state, event.get("winners"), la)
-    return _tricks_by_counts(state, event.get("counts"), event.get("first_two"), la)
+        return _tricks_by_winners(state, event, la)
+    return _tricks_by_counts(state, event, la)
 
 
-def _tricks_by_winners(state: State, winners: Any, la: str | None) -> State:
+def _tricks_by_winners(state: State, event: Mapping[str, Any], la: str | None) -> State:
+    winners = event.get("winners")
     if not isinstance(winners, list | tuple):
-        raise IllegalEvent(_("winners must list who took each trick, in order"))
-    taken = tuple(_player(state, w, "winners") for w in winners)
+        raise IllegalEvent(_("give who took each trick as a list, in order"))
+    taken = tuple(_player(state, w, event, "winners") for w in winners)
     if len(taken) > TRICKS:
         raise IllegalEvent(_("a deal has five tricks, not {count}"), count=len(taken))
     line = Line(_("Tricks: {tricks}"), tricks=listed(taken))
@@ -901,12 +911,13 @@ def _tricks_by_winners(state: State, winners: Any, la: str | None) -> State:
     return _settle(state, _tally(taken), winner_of(taken, state.players), None, (line,))
 
 
-def _tricks_by_counts(state: State, given: Any, first_two: Any, la: str | None) -> State:
+def _tricks_by_counts(state: State, event: Mapping[str, Any], la: str | None) -> State:
+    given, first_two = event.get("counts"), event.get("first_two")
     if not isinstance(given, Mapping):
-        raise IllegalEvent(_("counts must give each player's number of tricks"))
+        raise IllegalEvent(_("give each player's number of tricks"))
     counts = dict.fromkeys(state.players, 0)
     for player, number in given.items():
-        _player(state, player, "counts")
+        _player(state, player, event, "counts")
         if not is_whole(number) or not 0 <= number <= TRICKS:
             raise IllegalEvent(
                 _("{player} cannot take {count} tricks"), player=player, count=repr(number)
@@ -952,7 +963,7 @@ def _tricks_by_counts(state: State, given: Any, first_two: Any, la: str | None) 
             _("the tricks add up to {total}, but a deal has {tricks}"), total=total, tricks=TRICKS
         )
     if first_two not in (None, ""):
-        _player(state, first_two, "first_two")
+        _player(state, first_two, event, "first_two")
         if counts[first_two] < 2:
             raise IllegalEvent(
                 _("{player} took {count} trick(s), so he cannot have been the first to take two"),
@@ -966,10 +977,7 @@ def _tricks_by_counts(state: State, given: Any, first_two: Any, la: str | None) 
     elif len(twos) == 2:
         if first_two in (None, ""):
             raise IllegalEvent(
-                _(
-                    "{player} and {other} took two tricks each: say who got his second first "
-                    "(first_two)"
-                ),
+                _("{player} and {other} took two tricks each: say who got his second first"),
                 player=twos[0],
                 other=twos[1],
             )
@@ -1115,26 +1123,41 @@ _RANK = _Word(_("a rank (9, 10, J, Q, K, A, or other)"))
 EVENTS = {
     "deal": EventType(
         _in_phase(DEAL, _deal),
+        _("a deal"),
         {
-            "suit": need(_SUIT),
-            "rank": need(_RANK),
-            "cutter_jack": may(_Flag()),
-            "dealer_takes": may(_Flag()),
+            "suit": need(_SUIT, _("the suit of the turn-up")),
+            "rank": need(_RANK, _("the rank of the turn-up")),
+            "cutter_jack": may(_Flag(), _("whether the cutter took a bottom jack")),
+            "dealer_takes": may(_Flag(), _("whether the dealer takes the turn-up")),
         },
     ),
-    "bid": EventType(_in_phase(BIDDING, _bid), {"player": need(Player()), "suit": may(_SUIT)}),
-    "all_pass": EventType(_in_phase(BIDDING, _all_pass)),
-    "la_vola": EventType(_in_phase(PLAY, _la_vola), {"player": need(Player())}),
-    "trick": EventType(_in_phase(PLAY, _trick), {"winner": need(Player())}),
+    "bid": EventType(
+        _in_phase(BIDDING, _bid),
+        _("a bid"),
+        {
+            "player": need(Player(), _("the player who bids")),
+            "suit": may(_SUIT, _("the trump suit named")),
+        },
+    ),
+    "all_pass": EventType(_in_phase(BIDDING, _all_pass), _("a round in which everyone passes")),
+    "la_vola": EventType(
+        _in_phase(PLAY, _la_vola),
+        _("a la vola"),
+        {"player": need(Player(), _("the player who says la vola"))},
+    ),
+    "trick": EventType(
+        _in_phase(PLAY, _trick), _("a trick"), {"winner": need(Player(), _("who took the trick"))}
+    ),
     "tricks": EventType(
         _in_phase(PLAY, _tricks),
+        _("a summary of the tricks"),
         {
-            "counts": may(PerPlayer(Whole(0, TRICKS))),
-            "winners": may(_Winners()),
-            "first_two": may(Player()),
-            "la_vola": may(Player()),
+            "counts": may(PerPlayer(Whole(0, TRICKS)), _("the tricks each player took")),
+            "winners": may(_Winners(), _("the trick winners")),
+            "first_two": may(Player(), _("who took two tricks first")),
+            "la_vola": may(Player(), _("who said la vola")),
         },
     ),
-    "end": EventType(_in_phase(DEAL, _end)),
+    "end": EventType(_in_phase(DEAL, _end), _("the end of the evening")),
 }
 EVENT_TYPES = event_types(EVENTS)

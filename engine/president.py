@@ -300,7 +300,11 @@ class _Order(Kind):
 
 
 EVENTS = {
-    "out": EventType(_out, {"player": need(Player())}),
-    "deal": EventType(_whole_deal, {"order": need(_Order())}),
+    "out": EventType(
+        _out, _("a player going out"), {"player": need(Player(), _("the player who went out"))}
+    ),
+    "deal": EventType(
+        _whole_deal, _("a whole deal"), {"order": need(_Order(), _("the order of going out"))}
+    ),
 }
 EVENT_TYPES = event_types(EVENTS)

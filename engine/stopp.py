@@ -286,6 +286,10 @@ def _finish(state: State, winner: str) -> State:
 
 EVENTS = {
     # The cards each player still in held when the deal ended: 0 to a hand of six.
-    "deal": EventType(_play_deal, {"cards": need(PerPlayer(Whole(0, MAX_LIST)))}),
+    "deal": EventType(
+        _play_deal,
+        _("a deal"),
+        {"cards": need(PerPlayer(Whole(0, MAX_LIST)), _("the cards left in each hand"))},
+    ),
 }
 EVENT_TYPES = event_types(EVENTS)

@@ -87,9 +87,9 @@ HALF = 13  # tricks in each half of a deal
 COUNTINGS = ("13", "26", "points")
 COUNTED = {"13": HALF, "26": 2 * HALF, "points": HALF + 2 * HALF}
 MISSING = {
-    "tricks": _("how many tricks did each player take? ('tricks' is missing)"),
-    "early": _("how many early did each player take? ('early' is missing)"),
-    "late": _("how many late did each player take? ('late' is missing)"),
+    "tricks": _("how many tricks did each player take?"),
+    "early": _("how many of the first 13 tricks did each player take?"),
+    "late": _("how many of the last 13 tricks did each player take?"),
 }
 
 
@@ -186,23 +186,24 @@ def _split(state: State, event: Mapping[str, Any], name: str, total: int) -> dic
     value = event.get(name)
     if not isinstance(value, Mapping) or not value:
         raise IllegalEvent(MISSING[name])
+    field = EVENTS[event["type"]].payload[name].words
     given = {}
     for player, number in value.items():
         if player not in state.players:
             raise IllegalEvent(
-                _("{field}: {player} is not at the table"), field=name, player=repr(player)
+                _("{field}: {player} is not at the table"), field=field, player=repr(player)
             )
         if not is_whole(number):
             raise IllegalEvent(
                 _("{field}: {player} has {value}, which is not a whole number"),
-                field=name,
+                field=field,
                 player=player,
                 value=repr(number),
             )
         if not 0 <= number <= total:
             raise IllegalEvent(
                 _("{field}: {player} cannot take {count} of {total} tricks"),
-                field=name,
+                field=field,
                 player=player,
                 count=number,
                 total=total,
@@ -214,7 +215,7 @@ def _split(state: State, event: Mapping[str, Any], name: str, total: int) -> dic
     if sum(given.values()) != total:
         raise IllegalEvent(
             _("{field}: the tricks add up to {count}, but {total} are counted"),
-            field=name,
+            field=field,
             count=sum(given.values()),
             total=total,
         )
@@ -231,7 +232,7 @@ def _deal(state: State, event: Mapping[str, Any]) -> State:
             raise IllegalEvent(
                 _(
                     "with 1 point per early trick and 2 per late trick, give the early and the "
-                    "late tricks ('early' and 'late')"
+                    "late tricks"
                 )
             )
         early = _split(state, event, "early", HALF)
@@ -362,13 +363,14 @@ _TRICKS = PerPlayer(Whole(0, 2 * HALF))
 EVENTS = {
     "deal": EventType(
         _deal,
+        _("a deal"),
         {
-            "tricks": may(_TRICKS),
-            "early": may(_TRICKS),
-            "late": may(_TRICKS),
-            "last": may(Player()),
+            "tricks": may(_TRICKS, _("the tricks counted")),
+            "early": may(_TRICKS, _("the tricks of the first 13")),
+            "late": may(_TRICKS, _("the tricks of the last 13")),
+            "last": may(Player(), _("who took the last trick")),
         },
     ),
-    "end": EventType(_end),
+    "end": EventType(_end, _("the end of the match")),
 }
 EVENT_TYPES = event_types(EVENTS)

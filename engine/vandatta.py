@@ -589,20 +589,30 @@ COUNT = Whole(0, DECK * 2)  # the form of a count; the decks in play are the rul
 WORTH = Whole(0, PIPS_PER_DECK * 2)
 MINUS = Whole(-max_penalty(2, face_value=True), max_penalty(2, face_value=True))
 HAND = {
-    "eights": may(COUNT),
-    "aces": may(COUNT),
-    "courts": may(COUNT),
-    "numbers": may(COUNT),
-    PIPS: may(WORTH),
-    "penalty": may(MINUS),
+    "eights": may(COUNT, _("the eights")),
+    "aces": may(COUNT, _("the aces")),
+    "courts": may(COUNT, _("the tens and court cards")),
+    "numbers": may(COUNT, _("the number cards")),
+    PIPS: may(WORTH, _("the worth of the number cards")),
+    "penalty": may(MINUS, _("the minus points")),
 }
 
 EVENTS = {
-    "out": EventType(_out, {"player": need(Player())}),
-    "hand": EventType(_one_hand, {"player": need(Player()), **HAND}),
+    "out": EventType(
+        _out, _("a player going out"), {"player": need(Player(), _("the player who went out"))}
+    ),
+    "hand": EventType(
+        _one_hand,
+        _("a hand left"),
+        {"player": need(Player(), _("the player whose hand it is")), **HAND},
+    ),
     "deal": EventType(
         _deal,
-        {"winner": need(Player()), **{key: may(PerPlayer(f.kind)) for key, f in HAND.items()}},
+        _("a whole deal"),
+        {
+            "winner": need(Player(), _("the player who went out")),
+            **{key: may(PerPlayer(f.kind), f.words) for key, f in HAND.items()},
+        },
     ),
 }
 EVENT_TYPES = event_types(EVENTS)

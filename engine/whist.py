@@ -443,15 +443,21 @@ def _side(state: State, side: int) -> object:
 # --- reading a deal ----------------------------------------------------------------------------
 
 
-def _side_of(state: State, key: Any, name: str) -> int:
-    """A side by its number (à la guerre: the seat) or by one of its players."""
+def _words(name: str) -> Any:
+    """A field of a deal in the reader's words (its declaration's), for a refusal."""
+    return EVENTS["deal"].payload[name].words
+
+
+def _side_of(state: State, key: Any, field: Any) -> int:
+    """A side by its number (à la guerre: the seat) or by one of its players; ``field`` names
+    the deal's field it was given in, in words."""
     if is_whole(key) or isinstance(key, str) and key.isdigit():
         index = int(key)
         if 0 <= index < len(state.sides):
             return index
         raise IllegalEvent(
             _("{field}: there is no side {number}; they are 0–{last}"),
-            field=name,
+            field=field,
             number=index,
             last=len(state.sides) - 1,
         )
@@ -459,22 +465,22 @@ def _side_of(state: State, key: Any, name: str) -> int:
         return state.teams[key]
     raise IllegalEvent(
         _("{field}: {value} is neither a side nor a player at this table"),
-        field=name,
+        field=field,
         value=repr(key),
     )
 
 
-def _per_side(state: State, value: Mapping[str, Any], name: str) -> dict[int, int]:
+def _per_side(state: State, value: Mapping[str, Any], field: Any) -> dict[int, int]:
     result: dict[int, int] = {}
     for key, number in value.items():
-        side = _side_of(state, key, name)
+        side = _side_of(state, key, field)
         if side in result:
             raise IllegalEvent(
-                _("{field}: {side} is given twice"), field=name, side=side_label(state, side)
+                _("{field}: {side} is given twice"), field=field, side=side_label(state, side)
             )
         if not is_whole(number):
             raise IllegalEvent(
-                _("{field}: {value} is not a whole number"), field=name, value=repr(number)
+                _("{field}: {value} is not a whole number"), field=field, value=repr(number)
             )
         result[side] = number
     return result
@@ -493,11 +499,12 @@ def _tricks(state: State, event: Mapping[str, Any]) -> tuple[int, ...]:
     value = event.get("tricks")
     if not isinstance(value, Mapping) or not value:
         raise _give_the_tricks(state)
-    given = _per_side(state, value, "tricks")
+    given = _per_side(state, value, _words("tricks"))
     for number in given.values():
         if not 0 <= number <= TRICKS:
             raise IllegalEvent(
-                _("tricks: {count} is not a number between 0 and {tricks}"),
+                _("{field}: {count} is not a number between 0 and {tricks}"),
+                field=_words("tricks"),
                 count=number,
                 tricks=TRICKS,
             )
@@ -572,7 +579,7 @@ def _honours_given(state: State, value: Any) -> dict[int, int]:
         if len(value) != count:
             raise _honours_split_form(state)
         return dict(enumerate(value))
-    return _per_side(state, value, "honours")
+    return _per_side(state, value, _words("honours"))
 
 
 _SPLIT_MARKS = re.compile(r"[-–—/]")
@@ -956,15 +963,15 @@ class _PerSide(Kind):
             kind=self.of.describe(),
         )
 
-    def refusal(self, event: str, key: str, value: Any, players: Sequence[str]) -> Any:
+    def refusal(self, event: Any, field: Any, value: Any, players: Sequence[str]) -> Any:
         if not self._mapping(value, players):
-            return super().refusal(event, key, value, players)
+            return super().refusal(event, field, value, players)
         for side, item in value.items():
             if not self.of.accepts(item, players):
                 return IllegalEvent(
-                    _("{event}: {key}: {player} must be {kind}, not {value}"),
+                    _("{event}: {field}: {player} must be {kind}, not {value}"),
                     event=event,
-                    key=key,
+                    field=field,
                     player=side,
                     kind=self.of.describe(),
                     value=repr(item),
@@ -992,8 +999,12 @@ class _Honours(Kind):
 EVENTS = {
     "deal": EventType(
         _play_deal_event,
-        {"tricks": need(_PerSide(Whole(0, TRICKS))), "honours": may(_Honours())},
+        _("a deal"),
+        {
+            "tricks": need(_PerSide(Whole(0, TRICKS)), _("the tricks taken")),
+            "honours": may(_Honours(), _("the honours")),
+        },
     ),
-    "end_evening": EventType(_end_evening),
+    "end_evening": EventType(_end_evening, _("the end of the evening")),
 }
 EVENT_TYPES = event_types(EVENTS)

@@ -176,15 +176,33 @@ def test_without_chips_a_pass_is_not_recorded():
 @pytest.mark.parametrize(
     ("events", "message"),
     [
-        ([out("x")], "out: player must be a player at the table, not 'x'"),
-        ([out(None)], "out needs player"),
-        ([{"type": "out"}], "out needs player"),
-        ([{"type": "out", "players": "a"}], "out takes no 'players'; it takes player"),
-        ([{"type": "out", "player": 1}], "player must be a player at the table, not 1"),
-        ([out("b"), {"type": "cards_left", "card": {"a": 2}}], "takes no 'card'; it takes cards"),
-        ([out("b"), {"type": "cards_left", "cards": [2, 5, 1]}], "cards must be players"),
-        ([out("b"), left(a=2, c=5, d=1, x=1)], "cards: 'x' is not a player in this game"),
-        ([passes("b"), {"type": "pass", "player": "b", "why": "x"}], "pass takes no 'why'"),
+        (
+            [out("x")],
+            "a player going out: the player who went out must be a player at the table, not 'x'",
+        ),
+        ([out(None)], "a player going out needs the player who went out"),
+        ([{"type": "out"}], "a player going out needs the player who went out"),
+        (
+            [{"type": "out", "players": "a"}],
+            "a player going out records nothing called 'players'; it records the player who",
+        ),
+        ([{"type": "out", "player": 1}], "went out must be a player at the table, not 1"),
+        (
+            [out("b"), {"type": "cards_left", "card": {"a": 2}}],
+            "nothing called 'card'; it records the cards each player still holds",
+        ),
+        (
+            [out("b"), {"type": "cards_left", "cards": [2, 5, 1]}],
+            "the count of cards left: the cards each player still holds must be players",
+        ),
+        (
+            [out("b"), left(a=2, c=5, d=1, x=1)],
+            "still holds: 'x' is not a player in this game",
+        ),
+        (
+            [passes("b"), {"type": "pass", "player": "b", "why": "x"}],
+            "a pass records nothing called 'why'",
+        ),
         ([out("b"), out("b")], "already out"),
         ([out("b"), out("a")], "cards"),  # with chips the count comes first
         ([out("b"), left(a=2, c=5)], "'d'"),
@@ -194,7 +212,11 @@ def test_without_chips_a_pass_is_not_recorded():
         ([out("b"), left(a=2, c="5", d=1)], "whole number"),
         ([left(a=2, c=5, d=1)], "goes out"),
         ([passes("x")], "'x'"),
-        ([{"type": "deal"}], "unknown event 'deal'; Fan tan records out, cards_left, pass"),
+        (
+            [{"type": "deal"}],
+            "Fan tan records nothing called 'deal'; it records a player going out, the count of "
+            "cards left, a pass",
+        ),
     ],
 )
 def test_bad_input_is_refused_with_a_clear_message(events, message):
@@ -341,7 +363,7 @@ def test_a_game_stored_before_issue_25_replays_as_before():
 
 @pytest.mark.parametrize("kind", [[], {"out": 1}, None, 3])
 def test_an_event_type_that_is_not_a_name_is_refused_as_unknown(kind):
-    with pytest.raises(IllegalEvent, match="unknown event"):
+    with pytest.raises(IllegalEvent, match="records nothing called|needs a type"):
         f.apply(f.new_game(("a", "b", "c")), {"type": kind})
 
 

@@ -241,10 +241,16 @@ def test_the_rules_refuse_a_minimum_bid_out_of_range():
         ({"type": "deal", "bids": {"a": 4, "b": 4, "c": 4, "d": 4}}, "tricks"),
         ({"type": "bid"}, "bid"),
         # Issue 14: a typo of a key is refused by name, not read as "no bids".
-        ({"type": "deal", "bid": {"a": 4}, "tricks": {"a": 4}}, "deal takes no 'bid'"),
-        ({"type": "throw_in", "bid": {"d": 2}}, "throw_in takes no 'bid'"),
-        ({"type": "deal", "tricks": {"a": 4, "b": 4, "c": 4, "d": 1}}, "deal needs bids"),
-        ({"type": "throw_in", "bids": {"d": "2"}}, "throw_in: bids: d must be a whole number"),
+        (
+            {"type": "deal", "bid": {"a": 4}, "tricks": {"a": 4}},
+            "a deal records nothing called 'bid'; it records the bids, the tricks taken",
+        ),
+        ({"type": "throw_in", "bid": {"d": 2}}, "a throw-in records nothing called 'bid'"),
+        ({"type": "deal", "tricks": {"a": 4, "b": 4, "c": 4, "d": 1}}, "a deal needs the bids"),
+        (
+            {"type": "throw_in", "bids": {"d": "2"}},
+            "a throw-in: the bids: d must be a whole number",
+        ),
     ],
 )
 def test_bad_input_is_refused_with_a_clear_message(event, message):

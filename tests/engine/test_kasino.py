@@ -343,16 +343,34 @@ def test_bad_input_is_refused_with_a_clear_message(event, message):
 @pytest.mark.parametrize(
     ("event", "message"),
     [
-        ({**deal(), "tabbars": {"a": 1}}, "deal takes no 'tabbars'; it takes most_cards"),
-        ({"type": "claim", "player": "a", "ace": 2}, "claim takes no 'ace'"),
-        ({"type": "claim", "aces": 2}, "claim needs player"),
-        ({"type": "claim", "player": "a", "big_casino": "yes"}, "claim: big_casino must be"),
-        ({"type": "claim", "player": "a", "aces": "two"}, "claim: aces must be a whole number"),
-        ({**deal(), "big_casino": 3}, "deal: big_casino must be a player"),
-        ({**deal(), "aces": "a"}, "deal: aces must be who took each ace"),
-        ({**deal(most_cards=None), "cards": {"a": 52}}, "deal: cards: b is missing"),
-        ({"type": "deal", "points": {"a": "11"}}, "deal: points: a must be a whole number"),
-        ({"type": "shuffle"}, "unknown event 'shuffle'; Casino records deal, claim"),
+        (
+            {**deal(), "tabbars": {"a": 1}},
+            "a deal records nothing called 'tabbars'; it records who had most cards",
+        ),
+        ({"type": "claim", "player": "a", "ace": 2}, "a stop at 16 records nothing called 'ace'"),
+        ({"type": "claim", "aces": 2}, "a stop at 16 needs the player who stops play"),
+        (
+            {"type": "claim", "player": "a", "big_casino": "yes"},
+            r"a stop at 16: storan \(♦10\) must be true or false",
+        ),
+        (
+            {"type": "claim", "player": "a", "aces": "two"},
+            "a stop at 16: the aces taken must be a whole number",
+        ),
+        ({**deal(), "big_casino": 3}, r"a deal: storan \(♦10\) must be a player"),
+        ({**deal(), "aces": "a"}, "a deal: the aces must be who took each ace"),
+        (
+            {**deal(most_cards=None), "cards": {"a": 52}},
+            "a deal: the cards each player took: b is missing",
+        ),
+        (
+            {"type": "deal", "points": {"a": "11"}},
+            "a deal: the points besides tabbar: a must be a whole number",
+        ),
+        (
+            {"type": "shuffle"},
+            "Casino records nothing called 'shuffle'; it records a deal, a stop at 16",
+        ),
     ],
 )
 def test_the_payload_is_checked_against_its_declaration(event, message):

@@ -839,24 +839,24 @@ def test_new_game_refuses_a_bad_table():
 
 def test_unknown_events_and_missing_players_are_refused():
     table = started()
-    assert "unknown" in table.refused("dance")
-    assert "player" in table.refused("bud")
+    assert "Kille records nothing called 'dance'" in table.refused("dance")
+    assert "the player who bids" in table.refused("bud")
 
 
 def test_every_payload_is_checked_against_its_declaration():
     table = started()
     # A typo of a real key is named, not read as "no player given".
     assert "'playr'" in table.refused("bud", playr="b")
-    assert "bud needs player" in table.refused("bud")
-    assert "player must be a player at the table" in table.refused("bud", 7)
-    assert "takes nothing but its type" in table.refused("end_evening", "b")
+    assert "a bid (bud) needs the player who bids" in table.refused("bud")
+    assert "the player who bids must be a player at the table" in table.refused("bud", 7)
+    assert "records only that it happened" in table.refused("end_evening", "b")
     table.calls("b knock")
-    assert "stay needs player" in table.refused("stay")
-    assert "exchange needs counts" in table.refused("exchange")
+    assert "staying in needs the player who stays" in table.refused("stay")
+    assert "the exchange needs the cards each player exchanged" in table.refused("exchange")
     assert "'count'" in table.refused("exchange", count={"b": 1})
-    assert "counts must be" in table.refused("exchange", counts=[1, 2])
-    assert "reveal: cards: c must be" in table.refused("reveal", cards={"c": [5]})
-    assert "unknown event" in table.refused("lay_up", "b")
+    assert "each player exchanged must be" in table.refused("exchange", counts=[1, 2])
+    assert "the showing: the cards shown: c must be" in table.refused("reveal", cards={"c": [5]})
+    assert "records nothing called 'lay_up'" in table.refused("lay_up", "b")
     assert tuple(k.EVENTS) == k.EVENT_TYPES
     assert "stay" in k.EVENT_TYPES
 

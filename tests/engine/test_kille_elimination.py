@@ -204,7 +204,7 @@ def test_bad_input_is_refused():
     state = play()
     assert "fourth trick" in refused(state, {"type": "pass", "player": "b"})
     assert "player at the table" in refused(state, {"type": "fourth_trick", "player": "z"})
-    assert "unknown" in refused(state, {"type": "knock", "player": "a"})
+    assert "records nothing called 'knock'" in refused(state, {"type": "knock", "player": "a"})
     state = ke.apply(state, {"type": "fourth_trick", "player": "a"})
     assert "calls" in refused(state, {"type": "reveal", "cards": dict.fromkeys(P4, "1")})
     state = ke.apply(state, {"type": "declare", "player": "a"})
@@ -216,15 +216,17 @@ def test_every_payload_is_checked_against_its_declaration():
     state = play()
     # A typo of a real key is named, not read as "no player given".
     assert "'playr'" in refused(state, {"type": "fourth_trick", "playr": "a"})
-    assert "needs player" in refused(state, {"type": "fourth_trick"})
-    assert "player must be" in refused(state, {"type": "fourth_trick", "player": 3})
+    assert "needs the player who took the fourth trick" in refused(state, {"type": "fourth_trick"})
+    assert "the fourth trick must be" in refused(state, {"type": "fourth_trick", "player": 3})
     state = ke.apply(state, {"type": "fourth_trick", "player": "a"})
     state = ke.apply(state, {"type": "declare", "player": "a"})
-    assert "needs cards" in refused(state, {"type": "reveal"})
-    assert "cards must be" in refused(state, {"type": "reveal", "cards": ["1", "2", "3", "4"]})
+    assert "the showing needs the cards shown" in refused(state, {"type": "reveal"})
+    assert "the cards shown must be" in refused(
+        state, {"type": "reveal", "cards": ["1", "2", "3", "4"]}
+    )
     assert "'z' is not a player" in refused(state, {"type": "reveal", "cards": {"z": "1"}})
     assert "'card'" in refused(state, {"type": "reveal", "cards": {"a": "1"}, "card": "1"})
-    assert "unknown event" in refused(state, {"type": None})
+    assert "an event needs a type" in refused(state, {"type": None})
     assert ke.EVENT_TYPES == tuple(ke.EVENTS) == ("fourth_trick", "pass", "declare", "reveal")
 
 

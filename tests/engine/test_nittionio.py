@@ -416,10 +416,17 @@ def test_the_36_card_variant_is_won_at_a_hundred_or_more():
         (deal([3, 3, 3], [3, 3, 3], turn_up="4H"), "4"),
         ({"type": "premium"}, "premium"),
         # Issue 14: a typo of a key is refused by name, not read as "everybody passed".
-        (deal([3, 3, 3], [3, 3, 3]) | {"call": {"b": "show"}}, "deal takes no 'call'"),
-        (deal([3, 3, 3], [3, 3, 3], calls={"b": "shows"}), "calls: b must be one of"),
-        (deal([3, 3, 3], [3, 3, 3], turn_up=7), "turn_up must be a card"),
-        ({"type": "deal", "tricks": {"a": 3, "b": 3, "c": 3}}, "deal needs bids"),
+        (
+            deal([3, 3, 3], [3, 3, 3]) | {"call": {"b": "show"}},
+            "a deal records nothing called 'call'; it records the bids, the tricks taken, the "
+            "premium calls, the turned-up card",
+        ),
+        (
+            deal([3, 3, 3], [3, 3, 3], calls={"b": "shows"}),
+            "a deal: the premium calls: b must be one of",
+        ),
+        (deal([3, 3, 3], [3, 3, 3], turn_up=7), "the turned-up card must be a card"),
+        ({"type": "deal", "tricks": {"a": 3, "b": 3, "c": 3}}, "a deal needs the bids"),
     ],
 )
 def test_bad_input_is_refused_with_a_clear_message(event, message):

@@ -563,18 +563,43 @@ def test_bad_input_is_refused_with_a_clear_message(events, message):
 @pytest.mark.parametrize(
     ("events", "message"),
     [
-        ([{**deal(), "cutter": True}], "deal takes no 'cutter'; it takes suit, rank, cutter_jack"),
-        ([deal(), {**bid("b"), "trump": "H"}], "bid takes no 'trump'"),
-        ([deal(), ALL_PASS, {"type": "all_pass", "who": "c"}], "all_pass takes no 'who'"),
-        ([{"type": "deal", "rank": "9"}], "deal needs suit"),
-        ([deal(), {"type": "bid"}], "bid needs player"),
-        ([deal(), bid("b"), {"type": "trick"}], "trick needs winner"),
-        ([{**deal(), "cutter_jack": "yes"}], "deal: cutter_jack must be true or false"),
-        ([{**deal(), "suit": ["H"]}], "deal: suit must be a suit"),
-        ([deal(), bid("b"), {"type": "tricks", "counts": [3, 2]}], "tricks: counts must be"),
-        ([deal(), bid("b"), {"type": "tricks", "winners": "abc"}], "tricks: winners must be"),
-        ([deal(), bid("b"), counts(first_two=2, b=3, a=2)], "tricks: first_two must be a player"),
-        ([{"type": "shuffle"}], "unknown event 'shuffle'; Polish pass records deal, bid"),
+        (
+            [{**deal(), "cutter": True}],
+            "a deal records nothing called 'cutter'; it records the suit of the turn-up, the rank "
+            "of the turn-up, whether the cutter took a bottom jack",
+        ),
+        ([deal(), {**bid("b"), "trump": "H"}], "a bid records nothing called 'trump'"),
+        (
+            [deal(), ALL_PASS, {"type": "all_pass", "who": "c"}],
+            "a round in which everyone passes records nothing called 'who'; it records only that "
+            "it happened",
+        ),
+        ([{"type": "deal", "rank": "9"}], "a deal needs the suit of the turn-up"),
+        ([deal(), {"type": "bid"}], "a bid needs the player who bids"),
+        ([deal(), bid("b"), {"type": "trick"}], "a trick needs who took the trick"),
+        (
+            [{**deal(), "cutter_jack": "yes"}],
+            "a deal: whether the cutter took a bottom jack must be true or false",
+        ),
+        ([{**deal(), "suit": ["H"]}], "a deal: the suit of the turn-up must be a suit"),
+        (
+            [deal(), bid("b"), {"type": "tricks", "counts": [3, 2]}],
+            "a summary of the tricks: the tricks each player took must be",
+        ),
+        (
+            [deal(), bid("b"), {"type": "tricks", "winners": "abc"}],
+            "a summary of the tricks: the trick winners must be",
+        ),
+        (
+            [deal(), bid("b"), counts(first_two=2, b=3, a=2)],
+            "a summary of the tricks: who took two tricks first must be a player",
+        ),
+        (
+            [{"type": "shuffle"}],
+            "Polish pass records nothing called 'shuffle'; it records a deal, a bid, a round in "
+            "which everyone passes, a la vola, a trick, a summary of the tricks, the end of the "
+            "evening",
+        ),
     ],
 )
 def test_the_payload_is_checked_against_its_declaration(events, message):
@@ -587,7 +612,7 @@ def test_the_payload_is_checked_against_its_declaration(events, message):
 
 def test_the_payload_is_checked_before_the_phase():
     # A typo is named even when the event would also be out of turn.
-    with pytest.raises(IllegalEvent, match="bid takes no 'players'"):
+    with pytest.raises(IllegalEvent, match="a bid records nothing called 'players'"):
         Table()({"type": "bid", "players": "b"})
     assert tuple(pp.EVENTS) == pp.EVENT_TYPES
     assert pp.EVENT_TYPES == ("deal", "bid", "all_pass", "la_vola", "trick", "tricks", "end")

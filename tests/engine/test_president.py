@@ -173,14 +173,30 @@ def test_bad_input_is_refused_with_a_clear_message(events, message):
 @pytest.mark.parametrize(
     ("event", "message"),
     [
-        ({"type": "out", "players": "c"}, "out takes no 'players'; it takes player"),
-        ({"type": "deal", "order": ["c", "a", "d"], "why": "x"}, "deal takes no 'why'"),
-        ({"type": "out"}, "out needs player"),
-        ({"type": "deal"}, "deal needs order"),
-        ({"type": "deal", "order": "cadb"}, "deal: order must be the players in the order"),
-        ({"type": "deal", "order": [1, 2, 3]}, "deal: order must be"),
-        ({"type": "out", "player": ["c"]}, "out: player must be a player at the table"),
-        ({"type": "trick"}, "unknown event 'trick'; President records out, deal"),
+        (
+            {"type": "out", "players": "c"},
+            "a player going out records nothing called 'players'; it records the player who went "
+            "out",
+        ),
+        (
+            {"type": "deal", "order": ["c", "a", "d"], "why": "x"},
+            "a whole deal records nothing called 'why'",
+        ),
+        ({"type": "out"}, "a player going out needs the player who went out"),
+        ({"type": "deal"}, "a whole deal needs the order of going out"),
+        (
+            {"type": "deal", "order": "cadb"},
+            "a whole deal: the order of going out must be the players in the order",
+        ),
+        ({"type": "deal", "order": [1, 2, 3]}, "the order of going out must be"),
+        (
+            {"type": "out", "player": ["c"]},
+            "a player going out: the player who went out must be a player at the table",
+        ),
+        (
+            {"type": "trick"},
+            "President records nothing called 'trick'; it records a player going out, a whole deal",
+        ),
         (["out", "c"], "an event is a mapping"),
     ],
 )

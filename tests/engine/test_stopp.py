@@ -162,17 +162,26 @@ def test_counters_need_no_value():
     ("event", "message"),
     [
         (deal(a=0, b=7, c=1, d=1), "cards: b cannot hold 7; a hand has 6 cards"),
-        (deal(a=0, b=-1, c=1, d=1), "deal: cards: b must be a whole number from 0 to 60, not -1"),
+        (
+            deal(a=0, b=-1, c=1, d=1),
+            "a deal: the cards left in each hand: b must be a whole number from 0 to 60, not -1",
+        ),
         (deal(a=1, b=1, c=1, d=1), "went out"),
         (deal(a=0, b=1, c=1), "did d have left"),
         (deal(a=0, b=1, c=1, d=1, x=1), "'x' is not a player in this game"),
         (deal(a=0, b="1", c=1, d=1), "b must be a whole number from 0 to 60, not '1'"),
         (deal(a=0, b=True, c=1, d=1), "b must be a whole number from 0 to 60, not True"),
-        ({"type": "deal", "cards": [0, 1, 1, 1]}, "cards must be players at the table"),
-        ({"type": "deal"}, "deal needs cards"),
-        ({"type": "deal", "cards": None}, "deal needs cards"),
-        ({"type": "deal", "card": {"a": 0}}, "deal takes no 'card'; it takes cards"),
-        ({"type": "stopp"}, "unknown event 'stopp'; Stop records deal"),
+        (
+            {"type": "deal", "cards": [0, 1, 1, 1]},
+            "the cards left in each hand must be players at the table",
+        ),
+        ({"type": "deal"}, "a deal needs the cards left in each hand"),
+        ({"type": "deal", "cards": None}, "a deal needs the cards left in each hand"),
+        (
+            {"type": "deal", "card": {"a": 0}},
+            "a deal records nothing called 'card'; it records the cards left in each hand",
+        ),
+        ({"type": "stopp"}, "Stop records nothing called 'stopp'; it records a deal"),
         (["deal"], "an event is a mapping"),
     ],
 )
@@ -184,8 +193,12 @@ def test_bad_input_is_refused_with_a_clear_message(event, message):
 def test_a_refusal_is_a_translatable_template_naming_the_player():
     with pytest.raises(IllegalEvent) as refused:
         play(deal(a=0, b=1, c=1, d=1), deal(a=0, b=1, c=1, d=1, x=0))
-    assert refused.value.template == "{event}: {key}: {player} is not a player in this game"
-    assert refused.value.params == {"event": "deal", "key": "cards", "player": "'x'"}
+    assert refused.value.template == "{event}: {field}: {player} is not a player in this game"
+    assert refused.value.params == {
+        "event": "a deal",
+        "field": "the cards left in each hand",
+        "player": "'x'",
+    }
 
 
 def test_a_player_out_of_the_game_is_refused_by_name():

@@ -93,7 +93,7 @@ def test_early_tricks_may_count_one_point_and_late_tricks_two():
 
 
 def test_the_weighted_count_needs_both_halves():
-    with pytest.raises(IllegalEvent, match="early"):
+    with pytest.raises(IllegalEvent, match="give the early and the late tricks"):
         play(tricks(7, 6), counting="points")
 
 
@@ -205,13 +205,27 @@ def test_bad_input_is_refused_with_a_clear_message(event, message):
 @pytest.mark.parametrize(
     ("event", "message"),
     [
-        (tricks(7, trick=9), "deal takes no 'trick'; it takes tricks, early, late, last"),
-        ({"type": "end", "why": "late"}, "end takes no 'why'; it takes nothing but its type"),
-        (tricks(7, last=1), "deal: last must be a player at the table, not 1"),
-        ({"type": "deal", "tricks": {"a": 27}}, "deal: tricks: a must be a whole number"),
-        ({"type": "deal", "tricks": {"x": 7}}, "deal: tricks: 'x' is not a player"),
-        ({"type": "deal", "early": "7-6"}, "deal: early must be"),
-        ({"type": "bid"}, "unknown event 'bid'; Two-handed whist records deal, end"),
+        (
+            tricks(7, trick=9),
+            "a deal records nothing called 'trick'; it records the tricks counted, the tricks of "
+            "the first 13, the tricks of the last 13, who took the last trick",
+        ),
+        (
+            {"type": "end", "why": "late"},
+            "the end of the match records nothing called 'why'; it records only that it happened",
+        ),
+        (tricks(7, last=1), "a deal: who took the last trick must be a player at the table, not 1"),
+        (
+            {"type": "deal", "tricks": {"a": 27}},
+            "a deal: the tricks counted: a must be a whole number",
+        ),
+        ({"type": "deal", "tricks": {"x": 7}}, "a deal: the tricks counted: 'x' is not a player"),
+        ({"type": "deal", "early": "7-6"}, "a deal: the tricks of the first 13 must be"),
+        (
+            {"type": "bid"},
+            "Two-handed whist records nothing called 'bid'; it records a deal, the end of the "
+            "match",
+        ),
     ],
 )
 def test_the_payload_is_checked_against_its_declaration(event, message):
@@ -229,7 +243,9 @@ def test_twenty_six_counted_tricks_are_checked_too():
 
 
 def test_weighted_halves_must_each_hold_thirteen_tricks():
-    with pytest.raises(IllegalEvent, match="late.*13"):
+    with pytest.raises(
+        IllegalEvent, match="the tricks of the last 13: the tricks add up to 12, but 13"
+    ):
         play(weighted((10, 3), (4, 8)), counting="points")
 
 

@@ -305,8 +305,11 @@ def test_the_decks_are_checked_across_the_hands_of_a_deal():
         ([out("b"), hand("a", numbers=1), hand("a", numbers=1)], "a is already recorded"),
         ([out("b"), hand("a")], "a holds no cards"),
         ([out("b"), hand("x", numbers=1)], "'x'"),
-        ([out("b"), hand("a", numbers=-2)], "hand: numbers must be a whole number from 0 .*-2"),
-        ([out("b"), hand("a", numbers="2")], "numbers must be a whole number .*'2'"),
+        (
+            [out("b"), hand("a", numbers=-2)],
+            "a hand left: the number cards must be a whole number from 0 .*-2",
+        ),
+        ([out("b"), hand("a", numbers="2")], "the number cards must be a whole number .*'2'"),
         ([out("b"), hand("a", numbers=1, penalty=5)], "either"),
         ([out("b"), hand("a", eights=5)], "5 eights"),
     ],
@@ -372,7 +375,7 @@ def test_the_deal_skips_eliminated_players():
     ("event", "message"),
     [
         (deal("x", a={"numbers": 1}), "'x'"),
-        ({"type": "deal"}, "deal needs winner"),
+        ({"type": "deal"}, "a whole deal needs the player who went out"),
         (deal("b", a={"numbers": 1}), "c holds no cards"),
         (deal("b", a={"numbers": 1}, c={"numbers": 0}), "c holds no cards"),
         (deal("b", a={"numbers": 1}, b={"numbers": 1}, c={"numbers": 1}), "b went out"),
@@ -383,10 +386,10 @@ def test_the_deal_skips_eliminated_players():
         (deal("b", a={"numbers": 20}, c={"numbers": 9}), "29 number cards"),
         (
             deal("b", a={"numbers": -1}, c={"numbers": 1}),
-            "numbers: a must be a whole number from 0 .*-1",
+            "the number cards: a must be a whole number from 0 .*-1",
         ),
-        (deal("b", a={"numbers": "2"}, c={"numbers": 1}), "numbers: a must be .*'2'"),
-        (deal("b", a={"numbers": True}, c={"numbers": 1}), "numbers: a must be .*True"),
+        (deal("b", a={"numbers": "2"}, c={"numbers": 1}), "the number cards: a must be .*'2'"),
+        (deal("b", a={"numbers": True}, c={"numbers": 1}), "the number cards: a must be .*True"),
         (deal("b", a={"numbers": 1}, c={"numbers": 1}) | {"aces": [1, 2]}, "aces"),
         (deal("b", a={"numbers": 1}, x={"numbers": 1}), "'x'"),
         (deal("b", a=33, c={"numbers": 1}), "fives"),
@@ -394,11 +397,24 @@ def test_the_deal_skips_eliminated_players():
         (deal("b", a={"numbers": 1}, c={"numbers": 1}) | {"penalty": {"a": 10}}, "either"),
         ({"type": "score"}, "score"),
         # Issue 14: a typo of a key is refused by name, not read as "no eights".
-        ({"type": "deal", "winner": "b", "eight": {"a": 3}}, "deal takes no 'eight'"),
-        ({"type": "out"}, "out needs player"),
-        ({"type": "out", "player": ["a"]}, "out: player must be a player at the table"),
-        ({"type": "deal", "winner": "b", "aces": {"a": 1}, "courts": 2}, "courts must be"),
-        ({"type": "out", "player": "b", "pips": 3}, "out takes no 'pips'"),
+        (
+            {"type": "deal", "winner": "b", "eight": {"a": 3}},
+            "a whole deal records nothing called 'eight'; it records the player who went out, "
+            "the eights, the aces",
+        ),
+        ({"type": "out"}, "a player going out needs the player who went out"),
+        (
+            {"type": "out", "player": ["a"]},
+            "a player going out: the player who went out must be a player at the table",
+        ),
+        (
+            {"type": "deal", "winner": "b", "aces": {"a": 1}, "courts": 2},
+            "a whole deal: the tens and court cards must be",
+        ),
+        (
+            {"type": "out", "player": "b", "pips": 3},
+            "a player going out records nothing called 'pips'",
+        ),
     ],
 )
 def test_bad_input_is_refused_with_a_clear_message(event, message):
@@ -583,5 +599,5 @@ def test_the_score_sheet_keeps_its_invariants(game):
 
 @pytest.mark.parametrize("kind", [[], {"deal": 1}, None, 3])
 def test_an_event_type_that_is_not_a_name_is_refused_as_unknown(kind):
-    with pytest.raises(IllegalEvent, match="unknown event"):
+    with pytest.raises(IllegalEvent, match="records nothing called|needs a type"):
         v.apply(v.new_game(PLAYERS), {"type": kind})

@@ -595,8 +595,14 @@ def test_the_rubber_calculator_is_for_partnerships():
     ("event", "message"),
     [
         ({"type": "deal", "tricks": {"0": 7, "1": 7}}, "13"),
-        ({"type": "deal", "tricks": {"0": 14}}, "tricks: 0 must be a whole number from 0 to 13"),
-        ({"type": "deal", "tricks": {"0": -1}}, "tricks: 0 must be a whole number from 0 to 13"),
+        (
+            {"type": "deal", "tricks": {"0": 14}},
+            "a deal: the tricks taken: 0 must be a whole number from 0 to 13",
+        ),
+        (
+            {"type": "deal", "tricks": {"0": -1}},
+            "a deal: the tricks taken: 0 must be a whole number from 0 to 13",
+        ),
         ({"type": "deal", "tricks": {"0": "seven"}}, "whole number"),
         ({"type": "deal", "tricks": {"2": 7}}, "side"),
         ({"type": "deal", "tricks": {"x": 7}}, "side"),
@@ -606,12 +612,27 @@ def test_the_rubber_calculator_is_for_partnerships():
         (deal(0, 8, {0: 3, 1: 3}), "add up to 6, but there are four"),
         (deal(0, 8, {0: 5}), "add up to 5, but there are four"),
         ({"type": "deal", "tricks": {"0": 8}, "honours": "0:x"}, "side:count"),
-        ({"type": "deal", "tricks": {"0": 8}, "honours": ["0", 4]}, "deal: honours must be"),
-        ({"type": "deal", "tricks": {"0": 8}, "honour": "2-2"}, "deal takes no 'honour'"),
-        ({"type": "deal", "honours": "2-2"}, "deal needs tricks"),
-        ({"type": "deal", "tricks": [8, 5]}, "deal: tricks must be sides by number or players"),
-        ({"type": "end_evening", "why": "late"}, "end_evening takes no 'why'"),
-        ({"type": "shuffle"}, "unknown event 'shuffle'; Whist records deal, end_evening"),
+        (
+            {"type": "deal", "tricks": {"0": 8}, "honours": ["0", 4]},
+            "a deal: the honours must be",
+        ),
+        (
+            {"type": "deal", "tricks": {"0": 8}, "honour": "2-2"},
+            "a deal records nothing called 'honour'; it records the tricks taken, the honours",
+        ),
+        ({"type": "deal", "honours": "2-2"}, "a deal needs the tricks taken"),
+        (
+            {"type": "deal", "tricks": [8, 5]},
+            "a deal: the tricks taken must be sides by number or players",
+        ),
+        (
+            {"type": "end_evening", "why": "late"},
+            "the end of the evening records nothing called 'why'",
+        ),
+        (
+            {"type": "shuffle"},
+            "Whist records nothing called 'shuffle'; it records a deal, the end of the evening",
+        ),
     ],
 )
 def test_bad_input_is_refused_with_a_message(event, message):
@@ -626,7 +647,7 @@ def test_bad_input_is_refused_with_a_message(event, message):
         (guerre((5, 5, 5, 5)), "13"),
         ({"type": "deal", "tricks": {"a": 5, "b": 5}}, "each player"),
         (guerre((5, 4, 4, 0), {"a": 3, "b": 3}), "add up to 6, but there are five"),
-        (guerre((5, 4, 4, 0), {"a": 6}), "deal: honours must be"),
+        (guerre((5, 4, 4, 0), {"a": 6}), "a deal: the honours must be"),
     ],
 )
 def test_bad_input_a_la_guerre_is_refused(event, message):

@@ -94,10 +94,18 @@ def test_the_pad_shows_the_sides_the_score_and_the_trick_buttons(club, four, sco
     [
         ({}, {"tricks": {"0": 7, "1": 7}}, "13"),
         ({}, {"tricks": {"0": 8}, "honours": {"0": 3, "1": 3}}, "add up to 6, but there are four"),
-        ({"p_tricks.0": "14"}, None, "tricks: 0 must be a whole number from 0 to 13"),
-        ({"p_honours": "2-2"}, None, "Deal needs tricks"),
+        (
+            {"p_tricks.0": "14"},
+            None,
+            "A deal: the tricks taken: 0 must be a whole number from 0 to 13",
+        ),
+        ({"p_honours": "2-2"}, None, "A deal needs the tricks taken"),
         ({"p_tricks.0": "8", "p_honours": "3-2"}, None, "add up to 5, but there are four"),
-        ({"p_tricks.0": "8", "p_honour": "3-1"}, None, "Deal takes no &#x27;honour&#x27;"),
+        (
+            {"p_tricks.0": "8", "p_honour": "3-1"},
+            None,
+            "A deal records nothing called &#x27;honour&#x27;; it records the tricks taken",
+        ),
     ],
 )
 def test_bad_input_is_refused_with_the_engines_message_and_nothing_is_stored(
