@@ -27,9 +27,9 @@ from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.urls import reverse  # noqa: E402
 
+import league  # noqa: E402
 from club.members import add_member  # noqa: E402
 from club.models import Club, Member, Role, Season, User  # noqa: E402
-from league import services as league  # noqa: E402
 from league import tasks as league_tasks  # noqa: E402
 from league.models import GameResult, RatingPoint, Standing  # noqa: E402
 

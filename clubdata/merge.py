@@ -5,7 +5,7 @@ What moves, in one database transaction under the club's lock (``merge``):
 - seats (``scoring.Seat``): the member is set, the guest's name cleared; the seat's
   ``attendee`` stays (it says who sat there among that evening's attendees);
 - league results (``league.GameResult``): the member is set; the league is told the kind's
-  results changed from the first moved one (``league.services.results_reassigned``: written
+  results changed from the first moved one (``league.intake.results_reassigned``: written
   down in this transaction, rebuilt after commit);
 - evening attendances (``evenings.Attendee``): the member is set. Two attendances at one
   evening cannot become one member's two (``evenings_attendee_once``): such a merge is refused
@@ -44,10 +44,10 @@ from django.db.models import Count
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+import league
 from club import members as club_members
 from club.models import Club, Member, User
 from evenings.models import Attendee
-from league import services as league
 from league.models import GameResult
 from ledger import services as ledger
 from ledger.models import Account, AuditRecord, Source, Transaction

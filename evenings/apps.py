@@ -9,9 +9,9 @@ class EveningsConfig(AppConfig):
     def ready(self) -> None:
         from django.db.models.signals import post_save
 
+        import league
         from evenings import drives, memos, pots, services
         from evenings.models import EveningOptions
-        from league import services as league
         from ledger import services as ledger
 
         # A whist drive's results rank in the league like a game's.

@@ -1,4 +1,5 @@
-"""Admin for the league; its rows are rebuilt by ``league.services``, so read-only."""
+"""Admin for the league; its rows are written by ``league.intake`` and rebuilt by
+``league.incremental``, so read-only."""
 
 from django.contrib import admin
 

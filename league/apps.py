@@ -7,6 +7,8 @@ class LeagueConfig(AppConfig):
     verbose_name = _("League")
 
     def ready(self) -> None:
-        from league import hooks
+        # The tasks, registered with Celery here: the league's modules publish them by name
+        # (they cannot import ``league.tasks``, which imports them).
+        from league import hooks, tasks  # noqa: F401
 
         hooks.connect()

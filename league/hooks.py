@@ -6,8 +6,8 @@ from __future__ import annotations
 from django.http import HttpRequest
 
 from club import panels
-from league import services
 from league.models import GameResult
+from league.names import game_name
 
 
 def home_panel(request: HttpRequest) -> dict:
@@ -17,7 +17,7 @@ def home_panel(request: HttpRequest) -> dict:
         .order_by("-finished_at")[:6]
     )
     for result in latest:
-        result.game_name = services.game_name(result.game_key)
+        result.game_name = game_name(result.game_key)
     return {"latest": latest}
 
 

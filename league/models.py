@@ -1,6 +1,7 @@
 """The league: each finished game's results per seat, seasons, standings, ratings and
-head-to-head records. ``league.services`` writes them; the tables were ``club_*`` until the
-league became an app of its own (migrations ``league.0001``/``0002``).
+head-to-head records. ``league.intake`` writes the results and ``league.incremental`` the rest;
+the tables were ``club_*`` until the league became an app of its own (migrations
+``league.0001``/``0002``).
 """
 
 from __future__ import annotations
@@ -142,9 +143,9 @@ class LeagueProgress(models.Model):
     ``through``: every result of the kind that finished at or before it is in the ratings and
     in its season's table, and none after it; unknown (``None``) until the first rebuild.
     ``stale_from``: a result at or before ``through`` changed since (a late entry, an undone,
-    voided or corrected game): everything from that moment on is rebuilt. ``league.services``
-    reads and writes it under the row's lock, so a result recorded while an update runs is
-    either seen by that update or marks the update's work stale.
+    voided or corrected game): everything from that moment on is rebuilt. ``league.intake`` and
+    ``league.incremental`` read and write it under the row's lock, so a result recorded while
+    an update runs is either seen by that update or marks the update's work stale.
     """
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")

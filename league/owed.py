@@ -8,12 +8,14 @@ game's results must go (``owe_removal``: an undo from the finish, a void). One r
 owes its latest results.
 
 Delivery (``deliver``) takes the row's lock, records or removes the results
-(``league.services.record_result`` / ``remove_results``: both idempotent) and marks the row
+(``league.intake.record_result`` / ``remove_results``: both idempotent) and marks the row
 delivered, in one transaction: it is done once, or not at all and left owed. It is asked for
 three ways: a task after the commit (``league.tasks.deliver_owed_task``, published with
 ``core.tasks.enqueue_on_commit``, which never lets a broker error reach the scorer's tap), the
 beat's sweep every minute (``deliver_all``), and ``manage.py recompute_league`` first thing. A
-delivery that fails keeps the row owed with its error and attempts counted.
+delivery that fails keeps the row owed with its error and attempts counted. The task is
+published by its name: ``league.tasks`` imports this module (to deliver), so this module does
+not import the tasks; ``LeagueConfig.ready`` has them registered with Celery.
 
 ``scoring.audit.check_game_results`` (run by ``check_ledger``) asks the other way round: every
 finished game has its results in the league or owes them, and no voided or reopened game has
@@ -25,13 +27,14 @@ from __future__ import annotations
 import logging
 from datetime import datetime
 
+from celery import current_app
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
 from club.models import Club
 from core.tasks import enqueue_on_commit
-from league import services
+from league.intake import PlayerResult, record_result, remove_results
 from league.models import OwedAction, OwedResult
 
 log = logging.getLogger("protokoll.league")
@@ -52,8 +55,6 @@ def owe_removal(club: Club, game_ref: str) -> None:
 
 
 def _owe(club: Club, game_ref: str, action: str, payload: dict) -> None:
-    from league.tasks import deliver_owed_task  # noqa: PLC0415 - league.tasks imports this module
-
     OwedResult.objects.update_or_create(
         game_ref=game_ref,
         defaults={
@@ -66,7 +67,7 @@ def _owe(club: Club, game_ref: str, action: str, payload: dict) -> None:
             "last_error": "",
         },
     )
-    enqueue_on_commit(deliver_owed_task, game_ref)
+    enqueue_on_commit(current_app.tasks["league.tasks.deliver_owed_task"], game_ref)
 
 
 def deliver(game_ref: str) -> bool:
@@ -82,15 +83,15 @@ def deliver(game_ref: str) -> bool:
             return False
         if owed.action == OwedAction.RECORD:
             data = owed.payload
-            services.record_result(
+            record_result(
                 owed.club,
                 owed.game_ref,
                 data["game_key"],
                 datetime.fromisoformat(data["finished_at"]),
-                services.PlayerResult.from_json(owed.club, data["results"]),
+                PlayerResult.from_json(owed.club, data["results"]),
             )
         else:
-            services.remove_results(owed.game_ref)
+            remove_results(owed.game_ref)
         owed.delivered_at = timezone.now()
         owed.save(update_fields=["delivered_at"])
     return True

@@ -1,4 +1,4 @@
-"""Celery tasks of the league: thin wrappers around ``league.services``.
+"""Celery tasks of the league: thin wrappers around its service functions.
 
 Arguments are JSON (ids, ISO dates, plain dicts) and every task is safe to run twice: a game's
 results replace what was recorded for it, and the updates rebuild what they touch.
@@ -12,6 +12,11 @@ results replace what was recorded for it, and the updates rebuild what they touc
   (``league.owed``): the results of a finished game, or their removal. Scoring no longer sends
   results through ``record_result_task``; it stays for callers that have no transaction to
   write into.
+
+The tasks stand on top of the league's modules (``league.intake``, ``league.incremental``,
+``league.owed``), which never import them back: those that ask for a task after the commit
+(an update, a delivery) find it by its name in Celery's registry, where ``LeagueConfig.ready``
+puts this module.
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ from datetime import datetime
 from celery import shared_task
 
 from club.models import Club
-from league import owed, services
+from league import incremental, intake, owed
 
 
 @shared_task
@@ -29,29 +34,29 @@ def record_result_task(
     club_id: int, game_ref: str, game_key: str, finished_at: str, results: list[dict]
 ) -> int:
     club = Club.objects.get(pk=club_id)
-    rows = services.record_result(
+    rows = intake.record_result(
         club,
         game_ref,
         game_key,
         datetime.fromisoformat(finished_at),
-        services.PlayerResult.from_json(club, results),
+        intake.PlayerResult.from_json(club, results),
     )
     return len(rows)
 
 
 @shared_task
 def remove_results_task(game_ref: str) -> int:
-    return services.remove_results(game_ref)
+    return intake.remove_results(game_ref)
 
 
 @shared_task
 def update_game_task(club_id: int, game_key: str, day: str | None = None) -> int:
-    return services.update_game(Club.objects.get(pk=club_id), game_key, day)
+    return incremental.update_game(Club.objects.get(pk=club_id), game_key, day)
 
 
 @shared_task
 def recompute_club_task(club_id: int) -> None:
-    services.recompute_club(Club.objects.get(pk=club_id))
+    incremental.recompute_club(Club.objects.get(pk=club_id))
 
 
 @shared_task

@@ -1,8 +1,8 @@
 """League pages: standings per game and season, player pages, head-to-head, sharing.
 
 The standings page reads materialised ``Standing`` rows (one query for the table, whatever its
-length); everything on it is recomputed by ``league.services`` after each finished, undone or
-voided game.
+length); everything on it is recomputed by ``league.incremental`` after each finished, undone
+or voided game.
 """
 
 from __future__ import annotations
@@ -26,15 +26,15 @@ from club.models import Club, Member, Role, Season
 from club.seasons import current_season
 from core import inputs
 from core.tasks import enqueue_on_commit
-from league import services
 from league.charts import line_chart
 from league.forms import LeagueSettingsForm, SeasonForm
 from league.models import GameResult, HeadToHead, RatingPoint, Standing
+from league.names import game_names
 from league.tasks import recompute_club_task
 
 
 def _game_names() -> dict[str, str]:
-    return services.game_names()
+    return game_names()
 
 
 def _table_context(club: Club, params, *, shared: bool = False) -> dict:

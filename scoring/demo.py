@@ -22,13 +22,13 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+import league
 from club.models import Club, Member, User
 from engine import cribbage, fantan, registry
 from engine import kille as kille_engine
 from engine import polskt_pass as pp_engine
 from engine.cards import KILLE_DECK, parse_kille_card
 from engine.errors import EngineError
-from league import services as league
 from ledger import services as ledger
 from ledger.models import AccountKind
 from scoring import games, recording

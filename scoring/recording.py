@@ -48,6 +48,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+import league
 from club.models import Club, Member, User
 from engine import registry
 from engine.base import net_by_account
@@ -55,7 +56,6 @@ from engine.errors import EngineError
 from evenings import services as evenings
 from evenings.models import Table
 from league import owed as league_owed
-from league import services as league
 from ledger import services as ledger
 from ledger.models import Account, AccountKind, AuditRecord, Source
 from scoring import games

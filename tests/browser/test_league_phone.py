@@ -13,10 +13,10 @@ from django.urls import reverse
 from django.utils import timezone
 from playwright.sync_api import expect
 
+import league
 from club.demo import DEMO_PASSWORD, DEMO_USERNAME, load_demo
 from club.models import Member, Season
-from league import services as league
-from league.services import PlayerResult
+from league.intake import PlayerResult
 from tests.browser.conftest import PHONE, assert_fits_the_phone, log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

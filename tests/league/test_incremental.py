@@ -1,6 +1,6 @@
 """A finished game updates only the rows it touches, and gives exactly what a rebuild gives.
 
-``league.services.update_game`` appends a game newer than everything rated (its players'
+``league.incremental.update_game`` appends a game newer than everything rated (its players'
 ratings, lines and head-to-head pairs, then the ranks) and rebuilds from the change for
 anything else: a late entry, an undone or voided game, a corrected result. A random history
 of such steps, applied one by one, must leave the same ``Standing``, ``HeadToHead`` and
@@ -17,10 +17,11 @@ from django.db import transaction
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import league
 from club.models import PlacementScheme, Season
-from league import services as league
+from league import incremental
+from league.intake import PlayerResult
 from league.models import HeadToHead, LeagueProgress, RatingPoint, Standing
-from league.services import PlayerResult
 from tests.concurrency import at_once, postgres_only
 from tests.factories import make_club, make_member
 
@@ -154,9 +155,9 @@ def test_any_history_of_games_updates_to_what_a_rebuild_gives(
     Season.objects.create(club=club, name="Höst", start=date(2026, 8, 1), end=date(2026, 12, 31))
     people = [make_member(club, f"Spelare {n}", login=False) for n in range(PEOPLE)]
     rebuilds = []
-    rebuild = league._rebuild
+    rebuild = incremental._rebuild
     monkeypatch.setattr(
-        league, "_rebuild", lambda *a, **kw: rebuilds.append(a[1]) or rebuild(*a, **kw)
+        incremental, "_rebuild", lambda *a, **kw: rebuilds.append(a[1]) or rebuild(*a, **kw)
     )
     played: dict[str, datetime] = {}  # game ref → when it finished
     prefix = f"game:{club.pk}:"  # refs are unique across clubs
@@ -262,12 +263,12 @@ def undo(django_capture_on_commit_callbacks):
 def paths(monkeypatch):
     """Which way each update went: "append" or "rebuild"."""
     taken = []
-    append, rebuild = league._append, league._rebuild
+    append, rebuild = incremental._append, incremental._rebuild
     monkeypatch.setattr(
-        league, "_append", lambda *a, **kw: taken.append("append") or append(*a, **kw)
+        incremental, "_append", lambda *a, **kw: taken.append("append") or append(*a, **kw)
     )
     monkeypatch.setattr(
-        league, "_rebuild", lambda *a, **kw: taken.append("rebuild") or rebuild(*a, **kw)
+        incremental, "_rebuild", lambda *a, **kw: taken.append("rebuild") or rebuild(*a, **kw)
     )
     return taken
 

@@ -7,11 +7,11 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
+import league
 from club import seasons
 from club.models import PlacementScheme, Role, Season
-from league import services as league
+from league.intake import PlayerResult
 from league.models import HeadToHead, RatingPoint, Standing
-from league.services import PlayerResult
 from tests.concurrency import at_once, postgres_only
 from tests.conftest import client_for
 from tests.factories import make_club, make_member

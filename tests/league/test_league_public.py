@@ -15,9 +15,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+import league
 from club.models import Club, Season
-from league import services as league
-from league.services import PlayerResult
+from league.intake import PlayerResult
 from tests.conftest import client_for
 from tests.factories import make_member
 

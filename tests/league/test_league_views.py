@@ -10,10 +10,10 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
+import league
 from club.models import Club, Season
-from league import services as league
+from league.intake import PlayerResult
 from league.models import Standing
-from league.services import PlayerResult
 from tests.conftest import client_for
 from tests.factories import make_member
 
@@ -185,7 +185,7 @@ def test_an_admin_sets_league_points_and_adds_a_season(admin_member, club):
 
 @pytest.mark.books_by_hand
 def test_a_pot_statement_links_to_the_game_that_moved_it(member_client, club, member):
-    from ledger import services as ledger
+    import ledger
 
     pot = ledger.pot_account(club, "pot:kille", "Killepotten")
     ledger.post(

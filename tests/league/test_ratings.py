@@ -1,4 +1,4 @@
-"""``league.services.rate_plackett_luce`` is openskill's Plackett-Luce, without its objects.
+"""``league.ratings.rate_plackett_luce`` is openskill's Plackett-Luce, without its objects.
 
 The league rates tens of thousands of games on a recompute; openskill's ``rate`` deep-copies
 its rating objects and draws a uuid for every player of every game. The league's own function
@@ -8,12 +8,17 @@ ties, old and new players).
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
-from league.services import MU, SIGMA, rate_plackett_luce
+from league.ratings import MU, SIGMA, rate_plackett_luce
 
 MODEL = PlackettLuce()
 
@@ -73,3 +78,21 @@ def test_a_game_of_one_team_is_refused_as_openskill_refuses_it():
         rate_plackett_luce([[(MU, SIGMA)]], [1])
     with pytest.raises(ValueError, match="at least 2 teams"):
         openskill_rate([[(MU, SIGMA)]], [1])
+
+
+def test_the_rating_maths_needs_no_django():
+    """``league.ratings`` (and the rows it reads) can be imported, tested and benchmarked
+    without Django or a database."""
+    code = (
+        "import sys; import league.ratings; "
+        "print(sorted({m.split('.')[0] for m in sys.modules} & {'django', 'celery', 'club'}))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=Path(__file__).resolve().parents[2],
+        env={k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert result.stdout.strip() == "[]"

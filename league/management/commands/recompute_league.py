@@ -1,8 +1,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from club.models import Club
-from league import owed
-from league import services as league
+from league import incremental, owed
 
 
 class Command(BaseCommand):
@@ -26,5 +25,5 @@ class Command(BaseCommand):
                 self.stdout.write(
                     f"{each.slug}: {delivered} owed result(s) delivered, {failed} failed"
                 )
-            league.recompute_club(each)
+            incremental.recompute_club(each)
             self.stdout.write(f"{each.slug}: recomputed")
