@@ -4,6 +4,10 @@ A game module (``engine/cribbage.py``, ``engine/kille.py`` …) defines:
 
 - module constants ``KEY`` (the game key, e.g. ``"kille"``), ``NAME`` (English, marked ``_``),
   ``MIN_PLAYERS`` and ``MAX_PLAYERS``, ``EVENT_TYPES`` (tuple of event type names);
+- ``GAME``: its ``Declaration`` — those constants and what the game can do (plays from a pot
+  carried between games, keeps betar that outlive a game, lets the app draw the first dealer),
+  as data the rest of the app reads instead of inspecting
+  functions. ``engine.registry`` finds a game module by its ``GAME``;
 - ``Rules``: a frozen dataclass of the options a club can choose, the rules text's defaults as
   defaults; amounts in öre (int);
 - ``new_game(players, rules) -> State`` and ``apply(state, event) -> State``. ``players`` is a
@@ -41,6 +45,34 @@ POT = "pot"
 # database's 64-bit integers so that no sum of bounded amounts can overflow them.
 MAX_AMOUNT_ORE = 100_000_000  # 1 000 000 kr
 MAX_BALANCE_ORE = 10**15  # 10 000 000 000 000 kr
+
+
+@dataclass(frozen=True)
+class Declaration:
+    """What a game is, in one place (a game module's ``GAME``).
+
+    ``plays_from_pot``: ``new_game`` takes ``pot_ore``, the pot carried over from the club's
+    last game (Kille); the app keeps one pot per game (per table at an evening).
+    ``keeps_betar``: bets (betar) outlive the game that made them and are played for in a later
+    one (Polskt pass); the pad hook passes the outstanding ones to ``new_game``.
+    ``draws_first_dealer``: ``new_game`` takes ``first_dealer``, so the app may draw him.
+    ``position``: where the Play page lists the game (lower first; ties by key)."""
+
+    key: str
+    name: Text
+    min_players: int
+    max_players: int
+    event_types: tuple[str, ...]
+    plays_from_pot: bool = False
+    keeps_betar: bool = False
+    draws_first_dealer: bool = False
+    position: int = 100
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.min_players <= self.max_players:
+            raise ValueError(f"{self.key}: players from {self.min_players} to {self.max_players}")
+        if not self.event_types:
+            raise ValueError(f"{self.key}: a game records at least one kind of event")
 
 
 @dataclass(frozen=True, slots=True)

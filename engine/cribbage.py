@@ -102,6 +102,7 @@ from typing import NamedTuple
 from engine.base import (
     CardName,
     CardNames,
+    Declaration,
     EventType,
     OneOf,
     Player,
@@ -1451,3 +1452,12 @@ EVENTS = {
     ),
 }
 EVENT_TYPES = event_types(EVENTS)
+GAME = Declaration(
+    KEY,
+    NAME,
+    MIN_PLAYERS,
+    MAX_PLAYERS,
+    EVENT_TYPES,
+    draws_first_dealer=True,
+    position=10,
+)

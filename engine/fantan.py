@@ -64,6 +64,7 @@ from typing import Any, ClassVar, Literal
 
 from engine.base import (
     POT,
+    Declaration,
     EventType,
     PerPlayer,
     Player,
@@ -437,3 +438,12 @@ EVENTS = {
     "pass": EventType(_pass, _("a pass"), {"player": need(Player(), _("the player who passes"))}),
 }
 EVENT_TYPES = event_types(EVENTS)
+GAME = Declaration(
+    KEY,
+    NAME,
+    MIN_PLAYERS,
+    MAX_PLAYERS,
+    EVENT_TYPES,
+    draws_first_dealer=True,
+    position=140,
+)

@@ -97,6 +97,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Literal
 
 from engine.base import (
+    Declaration,
     EventType,
     Kind,
     PerPlayer,
@@ -1033,3 +1034,12 @@ EVENTS = {
     ),
 }
 EVENT_TYPES = event_types(EVENTS)
+GAME = Declaration(
+    KEY,
+    NAME,
+    MIN_PLAYERS,
+    MAX_PLAYERS,
+    EVENT_TYPES,
+    draws_first_dealer=True,
+    position=80,
+)

@@ -60,6 +60,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.base import (
+    Declaration,
     EventType,
     PerPlayer,
     Standing,
@@ -390,3 +391,12 @@ EVENTS = {
     ),
 }
 EVENT_TYPES = event_types(EVENTS)
+GAME = Declaration(
+    KEY,
+    NAME,
+    MIN_PLAYERS,
+    MAX_PLAYERS,
+    EVENT_TYPES,
+    draws_first_dealer=True,
+    position=60,
+)

@@ -85,6 +85,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.base import (
+    Declaration,
     EventType,
     Flag,
     Kind,
@@ -1056,3 +1057,12 @@ EVENTS = {
     ),
 }
 EVENT_TYPES = event_types(EVENTS)
+GAME = Declaration(
+    KEY,
+    NAME,
+    MIN_PLAYERS,
+    MAX_PLAYERS,
+    EVENT_TYPES,
+    draws_first_dealer=True,
+    position=120,
+)

@@ -98,6 +98,7 @@ from typing import Any, NoReturn
 from engine.base import (
     POT,
     CardName,
+    Declaration,
     EventType,
     Field,
     OneOf,
@@ -1150,3 +1151,13 @@ EVENTS = {
     "end_evening": EventType(_on_end_evening, _("the end of the evening")),
 }
 EVENT_TYPES = event_types(EVENTS)
+GAME = Declaration(
+    KEY,
+    NAME,
+    MIN_PLAYERS,
+    MAX_PLAYERS,
+    EVENT_TYPES,
+    plays_from_pot=True,
+    draws_first_dealer=True,
+    position=20,
+)

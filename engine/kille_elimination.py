@@ -58,6 +58,7 @@ from typing import Any
 
 from engine.base import (
     CardName,
+    Declaration,
     EventType,
     OneOf,
     PerPlayer,
@@ -386,3 +387,12 @@ EVENTS = {
     ),
 }
 EVENT_TYPES = event_types(EVENTS)
+GAME = Declaration(
+    KEY,
+    NAME,
+    MIN_PLAYERS,
+    MAX_PLAYERS,
+    EVENT_TYPES,
+    draws_first_dealer=True,
+    position=30,
+)

@@ -91,6 +91,7 @@ from engine.base import (
     CardName,
     CardNames,
     Choice,
+    Declaration,
     Empty,
     EventType,
     OneOf,
@@ -649,3 +650,12 @@ EVENTS = {
     ),
 }
 EVENT_TYPES = event_types(EVENTS)
+GAME = Declaration(
+    KEY,
+    NAME,
+    MIN_PLAYERS,
+    MAX_PLAYERS,
+    EVENT_TYPES,
+    draws_first_dealer=True,
+    position=70,
+)

@@ -83,6 +83,7 @@ from typing import Any
 from engine.base import (
     MAX_LIST,
     POT,
+    Declaration,
     EventType,
     Flag,
     Kind,
@@ -1161,3 +1162,14 @@ EVENTS = {
     "end": EventType(_in_phase(DEAL, _end), _("the end of the evening")),
 }
 EVENT_TYPES = event_types(EVENTS)
+GAME = Declaration(
+    KEY,
+    NAME,
+    MIN_PLAYERS,
+    MAX_PLAYERS,
+    EVENT_TYPES,
+    plays_from_pot=True,
+    keeps_betar=True,
+    draws_first_dealer=True,
+    position=40,
+)

@@ -54,6 +54,7 @@ from typing import Any
 
 from engine.base import (
     MAX_LIST,
+    Declaration,
     EventType,
     Kind,
     Player,
@@ -308,3 +309,12 @@ EVENTS = {
     ),
 }
 EVENT_TYPES = event_types(EVENTS)
+GAME = Declaration(
+    KEY,
+    NAME,
+    MIN_PLAYERS,
+    MAX_PLAYERS,
+    EVENT_TYPES,
+    draws_first_dealer=True,
+    position=110,
+)

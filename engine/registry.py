@@ -1,56 +1,44 @@
-"""The games the app knows, built from the game modules themselves.
+"""The games the app knows, found in the engine package itself.
 
-Design: the one list of games is ``_BUILT_IN`` below — the engine modules, imported by name, in
-the order the club's Play page lists them. Everything else about a game (its key, its names,
-its player counts, its event types) is read from the module, so nothing here can drift from
-the rules it describes. A game outside this package (the test suite's toy game, a club's own
-game) joins through the public hook ``register(module)`` and leaves with ``unregister(key)``.
+Design: a game is a module ``engine/<key>.py`` that declares itself with ``GAME``, an
+``engine.base.Declaration`` (its key, name, player counts, event types and what it can do).
+Nothing lists the games: on import this module looks at every module of the ``engine`` package
+and registers those with a ``GAME``, in the order of their ``position`` (the Play page's order).
+Everything else about a game is read from its module, so nothing here can drift from the rules
+it describes. A game outside this package (the test suite's toy game, a club's own game) joins
+through the public hook ``register(module)`` and leaves with ``unregister(key)``.
 
-A game module is any module with the surface ``engine/base.py`` describes: ``KEY``, ``NAME``,
-``MIN_PLAYERS``, ``MAX_PLAYERS``, ``EVENT_TYPES``, ``Rules``, ``new_game`` and ``apply``.
+A game module is any module with the surface ``engine/base.py`` describes: ``GAME``, ``KEY``,
+``NAME``, ``MIN_PLAYERS``, ``MAX_PLAYERS``, ``EVENT_TYPES``, ``Rules``, ``new_game`` and
+``apply``; its ``GAME`` must say the same as those constants.
 """
 
 from __future__ import annotations
 
+import pkgutil
 from dataclasses import dataclass
+from importlib import import_module
 from types import ModuleType
 
-from engine import (
-    cribbage,
-    fantan,
-    femhundra,
-    fyrtioett,
-    kasino,
-    kille,
-    kille_elimination,
-    nittionio,
-    polskt_pass,
-    president,
-    stopp,
-    tvamanswhist,
-    vandatta,
-    whist,
-)
+import engine
+from engine.base import Declaration
 from engine.errors import Text
 
-_BUILT_IN = (
-    cribbage,
-    kille,
-    kille_elimination,
-    polskt_pass,
-    whist,
-    fyrtioett,
-    nittionio,
-    femhundra,
-    vandatta,
-    stopp,
-    president,
-    kasino,
-    tvamanswhist,
-    fantan,
-)
+
+def _found_in_the_engine_package() -> tuple[ModuleType, ...]:
+    """Every module of this package that declares a game, by its declared position."""
+    modules = []
+    for found in pkgutil.iter_modules(engine.__path__):
+        if found.ispkg or found.name.startswith("_"):
+            continue
+        module = import_module(f"engine.{found.name}")
+        if isinstance(getattr(module, "GAME", None), Declaration):
+            modules.append(module)
+    return tuple(sorted(modules, key=lambda module: (module.GAME.position, module.GAME.key)))
+
 
 _SURFACE = (
+    "GAME",
     "KEY",
     "NAME",
     "MIN_PLAYERS",
@@ -69,6 +57,7 @@ class GameInfo:
     name: Text  # English, marked for translation: the web layer shows gettext(name)
     min_players: int
     max_players: int
+    declaration: Declaration
 
 
 _GAMES: dict[str, GameInfo] = {}
@@ -83,7 +72,19 @@ def register(module: ModuleType) -> GameInfo:
     known = _GAMES.get(module.KEY)
     if known is not None and known.module is not module:
         raise ValueError(f"the game key {module.KEY!r} is taken by {known.module.__name__}")
-    info = GameInfo(module.KEY, module, module.NAME, module.MIN_PLAYERS, module.MAX_PLAYERS)
+    declared = module.GAME
+    said = (module.KEY, module.NAME, module.MIN_PLAYERS, module.MAX_PLAYERS, module.EVENT_TYPES)
+    if (
+        declared.key,
+        declared.name,
+        declared.min_players,
+        declared.max_players,
+        declared.event_types,
+    ) != said:
+        raise ValueError(f"{module.__name__}: GAME does not say what its constants say")
+    info = GameInfo(
+        module.KEY, module, module.NAME, module.MIN_PLAYERS, module.MAX_PLAYERS, declared
+    )
     _GAMES[info.key] = info
     return info
 
@@ -95,6 +96,7 @@ def unregister(key: str) -> None:
     _GAMES.pop(key, None)
 
 
+_BUILT_IN = _found_in_the_engine_package()
 for _module in _BUILT_IN:
     register(_module)
 

@@ -54,6 +54,7 @@ from engine.base import (
     MAX_AMOUNT_ORE,
     MAX_LIST,
     POT,
+    Declaration,
     EventType,
     PerPlayer,
     Standing,
@@ -293,3 +294,12 @@ EVENTS = {
     ),
 }
 EVENT_TYPES = event_types(EVENTS)
+GAME = Declaration(
+    KEY,
+    NAME,
+    MIN_PLAYERS,
+    MAX_PLAYERS,
+    EVENT_TYPES,
+    draws_first_dealer=True,
+    position=100,
+)

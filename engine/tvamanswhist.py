@@ -63,6 +63,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Literal
 
 from engine.base import (
+    Declaration,
     EventType,
     PerPlayer,
     Player,
@@ -374,3 +375,12 @@ EVENTS = {
     "end": EventType(_end, _("the end of the match")),
 }
 EVENT_TYPES = event_types(EVENTS)
+GAME = Declaration(
+    KEY,
+    NAME,
+    MIN_PLAYERS,
+    MAX_PLAYERS,
+    EVENT_TYPES,
+    draws_first_dealer=True,
+    position=130,
+)

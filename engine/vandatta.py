@@ -72,6 +72,7 @@ from functools import cache
 from typing import Any
 
 from engine.base import (
+    Declaration,
     EventType,
     PerPlayer,
     Player,
@@ -616,3 +617,12 @@ EVENTS = {
     ),
 }
 EVENT_TYPES = event_types(EVENTS)
+GAME = Declaration(
+    KEY,
+    NAME,
+    MIN_PLAYERS,
+    MAX_PLAYERS,
+    EVENT_TYPES,
+    draws_first_dealer=True,
+    position=90,
+)

@@ -99,6 +99,7 @@ from itertools import permutations
 from typing import Any
 
 from engine.base import (
+    Declaration,
     EventType,
     Kind,
     Standing,
@@ -1008,3 +1009,12 @@ EVENTS = {
     "end_evening": EventType(_end_evening, _("the end of the evening")),
 }
 EVENT_TYPES = event_types(EVENTS)
+GAME = Declaration(
+    KEY,
+    NAME,
+    MIN_PLAYERS,
+    MAX_PLAYERS,
+    EVENT_TYPES,
+    draws_first_dealer=True,
+    position=50,
+)

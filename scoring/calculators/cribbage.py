@@ -17,7 +17,7 @@ from django.views.decorators.http import require_safe
 from engine import cribbage
 from engine.cards import FULL_DECK, Card, Suit, parse_card, parse_cards, require_distinct
 from engine.errors import EngineError
-from scoring.calculators import card_grid
+from scoring.card_grid import card_grid
 from scoring.messages import engine_message, render_line
 
 # The starter list in the card grid's suit order (♠♥♦♣, ``card_grid``), ace to king in each.

@@ -18,17 +18,22 @@ need beyond the engine:
 - ``calculator``: the dotted path of its calculator module (``urlpatterns`` and ``LINKS``), if
   it has one.
 
-The built-in games' hook modules are imported by name at the bottom of this module; a game from
-elsewhere (the test suite's toy game) joins with ``register(Pad(...))``. The helpers below are
+The built-in games' hook modules are found on first use, one per game the engine registry
+knows, by its key; a game from elsewhere (the test suite's toy game) joins with
+``register(Pad(...))``. The helpers below are
 shared by the hooks.
 """
 
 from __future__ import annotations
 
-import inspect
+import functools
+import importlib
+import importlib.util
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
+
+from engine import registry
 
 GENERIC_TEMPLATE = "scoring/pads/_generic.html"
 
@@ -46,6 +51,17 @@ class Pad:
 _PADS: dict[str, Pad] = {}
 
 
+@functools.cache
+def _find_the_hooks() -> None:
+    """Import ``scoring/games/<key>.py`` for every game the engine registry found, where the
+    module exists: the hooks are found by the game's key, not listed. Done on first use, not
+    on import: each hook imports this package's helpers, so importing the hooks from here
+    while this package loads would be a circle."""
+    for key in registry.game_keys():
+        if importlib.util.find_spec(f"{__name__}.{key}") is not None:
+            importlib.import_module(f"{__name__}.{key}")
+
+
 def register(pad: Pad) -> Pad:
     _PADS[pad.key] = pad
     return pad
@@ -57,10 +73,12 @@ def unregister(key: str) -> None:
 
 def pad_for(game_key: str) -> Pad:
     """The game's hook, or the generic pad for a game without one."""
+    _find_the_hooks()
     return _PADS.get(game_key) or Pad(game_key)
 
 
 def pads() -> list[Pad]:
+    _find_the_hooks()
     return list(_PADS.values())
 
 
@@ -75,10 +93,9 @@ def start_setup(club, game_key: str, table: int | None = None) -> dict[str, Any]
     number ``table``'s at a club evening), then the game's own hook (Polskt pass: the
     outstanding betar, of that table)."""
     import ledger  # noqa: PLC0415
-    from engine import registry  # noqa: PLC0415
 
     setup: dict[str, Any] = {}
-    if "pot_ore" in inspect.signature(registry.get(game_key).module.new_game).parameters:
+    if registry.get(game_key).declaration.plays_from_pot:
         pot = ledger.game_pot(club, game_key, table=table, create=False)
         setup["pot_ore"] = pot.balance_ore if pot else 0
     hook = pad_for(game_key).start_setup
@@ -95,23 +112,3 @@ def short_names(names: dict[str, str]) -> dict[str, str]:
     first = {key: name.split()[0] if name.split() else name for key, name in names.items()}
     taken = list(first.values())
     return {key: first[key] if taken.count(first[key]) == 1 else names[key] for key in names}
-
-
-# --- the built-in games' hooks (imported last: each registers its PAD with the helpers above) --
-
-from scoring.games import (  # noqa: E402, F401
-    cribbage,
-    fantan,
-    femhundra,
-    fyrtioett,
-    kasino,
-    kille,
-    kille_elimination,
-    nittionio,
-    polskt_pass,
-    president,
-    stopp,
-    tvamanswhist,
-    vandatta,
-    whist,
-)

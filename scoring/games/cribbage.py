@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from engine import cribbage
 from engine.cards import parse_card
-from scoring.calculators import card_grid
+from scoring.card_grid import card_grid
 from scoring.games import Pad, names_of, register
 
 # The quick pegging chips: what a card laid can score (a go or last card 1, a pair or fifteen 2,

@@ -8,13 +8,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from engine.base import POT, Standing, Transfer, placements
+from engine.base import POT, Declaration, Standing, Transfer, placements
 from engine.errors import IllegalEvent, Line, Ore, _
 
 KEY = "toy"
 NAME = _("Toy")
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 EVENT_TYPES = ("stake", "score", "win")
+# Its pot is filled by stakes within a game; nothing carries over, so it is no pot game.
+GAME = Declaration(KEY, NAME, MIN_PLAYERS, MAX_PLAYERS, EVENT_TYPES)
 
 
 @dataclass(frozen=True)
