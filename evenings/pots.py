@@ -33,7 +33,6 @@ less its drive's prizes.
 from __future__ import annotations
 
 import bisect
-import inspect
 import re
 from collections import defaultdict
 from collections.abc import Sequence
@@ -42,10 +41,10 @@ from django.db.models import Count, Q, Sum
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+import ledger
 from club.models import Club, User
 from engine import registry
 from evenings.models import Evening, Table
-from ledger import services as ledger
 from ledger.models import Entry, Source, Transaction
 
 RULE = gettext_lazy(
@@ -60,7 +59,7 @@ VOIDED = "voided"  # scoring's GameStatus.VOIDED, spelled here: evenings never i
 
 
 def is_pot_game(game_key: str) -> bool:
-    return "pot_ore" in inspect.signature(registry.get(game_key).module.new_game).parameters
+    return registry.get(game_key).declaration.plays_from_pot
 
 
 def share_ref(evening: Evening, game_key: str, tables: Sequence[int]) -> str:

@@ -11,9 +11,11 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 
 from club.models import Club, Member
+from engine import registry
 from evenings.models import Attendee, Table
 from ledger.models import Transaction
 
@@ -78,6 +80,18 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_key} #{self.pk}"
+
+    @cached_property
+    def played(self) -> registry.GameInfo:
+        """The game this row plays (its engine module and declaration), resolved once per
+        instance: a request that records an event asks for it many times."""
+        return registry.get(self.game_key)
+
+    @cached_property
+    def seats_by_key(self) -> dict[str, Seat]:
+        """The seats by seat key (``s0`` …), in seat order, with their members: read once per
+        instance. Seats are fixed when a game starts (a merge moves them between requests)."""
+        return {seat.key: seat for seat in self.seats.select_related("member")}
 
     @property
     def ref(self) -> str:

@@ -8,9 +8,9 @@ Appending an event is one database transaction:
    the events the phone missed;
 4. replay the game's effective events through the engine and apply the new one; an illegal
    event raises ``EventRefused`` with the engine's message and nothing is stored;
-5. store the event and the new snapshot, post the event's money with ``ledger.services.post``
+5. store the event and the new snapshot, post the event's money with ``ledger.post``
    (idempotent by the key ``game:<id>:event:<seq>``) and seal the event in the club's audit
-   chain (``ledger.services.append_audit``; undo and void are sealed too, ``scoring.audit``
+   chain (``ledger.append_audit``; undo and void are sealed too, ``scoring.audit``
    checks the events against their records);
 6. when the game finishes, write down that the league owes its results (``league.owed``, in
    this same transaction; an undo from the finish or a void owes their removal): a task
@@ -18,7 +18,7 @@ Appending an event is one database transaction:
 
 Undo appends an ``undo`` event that cancels the last effective event: the state is replayed
 without it and its money is reversed. Voiding (admin) reverses all of a game's money. These two
-are the only ways to take a game's money back: ``ledger.services.reverse`` refuses a game's
+are the only ways to take a game's money back: ``ledger.reverse`` refuses a game's
 transaction unless called from here with ``game_recording=True``, so the events stay the one
 source of truth (``scoring.audit`` checks that the books agree with them).
 
@@ -49,6 +49,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import league
+import ledger
 from club.models import Club, Member, User
 from engine import registry
 from engine.base import net_by_account
@@ -56,7 +57,6 @@ from engine.errors import EngineError
 from evenings import services as evenings
 from evenings.models import Table
 from league import owed as league_owed
-from ledger import services as ledger
 from ledger.models import Account, AccountKind, AuditRecord, Source
 from scoring import games
 from scoring.messages import engine_message, lines_of, render_lines, sentence, undo_line
@@ -145,7 +145,8 @@ def start_game(
         )
     if table is not None and (table.evening.club_id != club.pk or not table.evening.is_open):
         raise EventRefused(_("That table is not at an open evening of this club."), code="table")
-    if "pot_ore" in (setup or {}) and _open_pot_game(club, game_key, table):
+    plays_from_pot = info.declaration.plays_from_pot
+    if plays_from_pot and _open_pot_game(club, game_key, table):
         # The pot (and any betar) is one account: two games playing from it at once would each
         # start from the same amount and pay out the same money. Tables of a club evening have
         # a pot each.
@@ -154,9 +155,12 @@ def start_game(
             % {"game": _(info.name)},
             code="pot_in_use",
         )
-    if "pot_ore" in (setup or {}):
+    if plays_from_pot:
         # Read again under the club's lock (taken above): the page read it before.
-        setup = {**setup, **games.start_setup(club, game_key, table.number if table else None)}
+        setup = {
+            **(setup or {}),
+            **games.start_setup(club, game_key, table.number if table else None),
+        }
     try:
         with transaction.atomic():
             game = Game.objects.create(
@@ -234,8 +238,8 @@ def engine_event(event: Event) -> dict:
 
 
 def _new_state(game: Game) -> Any:
-    module = registry.get(game.game_key).module
-    players = [seat.key for seat in game.seats.all()]
+    module = game.played.module
+    players = [seat.key for seat in game.seats.all()]  # a check of many games prefetched them
     try:
         return module.new_game(players, rules_for(game.game_key, game.rules), **game.setup)
     except EngineError as error:
@@ -248,7 +252,7 @@ def _replay(game: Game, events: Sequence[Event]) -> Any:
 
 
 def _replay_with_nets(game: Game, events: Sequence[Event]) -> tuple[Any, dict[str, int]]:
-    module = registry.get(game.game_key).module
+    module = game.played.module
     state = _new_state(game)
     # Money moves only with events (a start posts nothing), so new_game's state has none.
     transfers = []
@@ -301,7 +305,7 @@ def _caught_up(game: Game) -> tuple[Any, dict[str, int]] | None:
     events = list(_replay_events(game, after=base))
     if any(e.type == UNDO for e in events) or len(events) != seq - base:
         return None
-    module = registry.get(game.game_key).module
+    module = game.played.module
     state, nets = _STATE_CACHE[(pk, started_at, base)]
     for event in events:
         state = module.apply(state, engine_event(event))
@@ -361,7 +365,7 @@ def append_event(
     that are over); its audit record is sealed now all the same."""
     if event_type == UNDO:
         return undo_last(game, expected_seq=expected_seq, idempotency_key=idempotency_key, by=by)
-    module = registry.get(game.game_key).module
+    module = game.played.module
     with transaction.atomic():
         game = _lock(game)
         now = timezone.now()
@@ -451,7 +455,7 @@ def _store(
 
 def _send_result(game: Game) -> None:
     """The finished game's results per seat to the league, by a task after commit."""
-    seats = {seat.key: seat for seat in game.seats.select_related("member")}
+    seats = game.seats_by_key
     snapshot = game.snapshot
     nets = snapshot.get("nets", {})
     # Optional, per game: partnerships ({player: team}) and league columns
@@ -495,7 +499,7 @@ def account_key(game: Game, key: str, seats: dict[str, Seat]) -> str:
 
 
 def _accounts_for(game: Game, keys: set[str]) -> dict[str, Account]:
-    seats = {seat.key: seat for seat in game.seats.select_related("member")}
+    seats = game.seats_by_key
     accounts: dict[str, Account] = {}
     for key in keys:
         account_key(game, key, seats)  # refuses an account the engine may not name
@@ -527,8 +531,8 @@ def _post_money(game: Game, event: Event, transfers, by: User | None):
     legs = [(account, amount) for account, amount in per_account.values() if amount]
     if not legs:
         return None
-    info = registry.get(game.game_key)
-    names = {seat.key: seat.name for seat in game.seats.select_related("member")}
+    info = game.played
+    names = {key: seat.name for key, seat in game.seats_by_key.items()}
     what = render_lines(event.lines, names) or event.type
     memo = f"{_(info.name)} #{game.pk}: {what}"[:200]
     ref = f"{game.ref}:event:{event.seq}"

@@ -12,7 +12,6 @@ a long evening's pad stays as quick as a short one's.
 
 from __future__ import annotations
 
-import inspect
 import secrets
 import uuid
 from dataclasses import dataclass
@@ -29,12 +28,12 @@ from django.template.loader import get_template
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+import ledger
 from club.access import club_view
 from club.models import Member, Role
 from core import inputs
 from engine import registry
 from evenings.models import EveningStatus, Table
-from ledger import services as ledger
 from scoring import calculators as calc
 from scoring import games, history, recording
 from scoring.forms import StartGameForm, VoidForm
@@ -84,7 +83,7 @@ def _setup_for(
     app) and what the club's game starts from (its pot carried over, or the evening table's:
     see ``scoring.games.start_setup``)."""
     setup = games.start_setup(request.club, info.key, table.number if table else None)
-    if draw_dealer and "first_dealer" in inspect.signature(info.module.new_game).parameters:
+    if draw_dealer and info.declaration.draws_first_dealer:
         setup["first_dealer"] = f"s{secrets.randbelow(players)}"
     return setup
 
