@@ -250,13 +250,15 @@ def play(game, by, rng: random.Random, events: int | None) -> dict | None:
     game, for ``None``; an open game is left open). The last recorded event, for the taps."""
     from engine import registry
     from engine.errors import EngineError
-    from scoring import recording
-    from scoring.demo import GENERATORS, Table
+    from scoring import games, recording
+    from scoring.demo import Table
 
     module = registry.get(game.game_key).module
     players = game.seats.count()
-    table = Table(game.game_key, players, 0, 1, length=4 if events is None else 10_000)
-    generator = GENERATORS[game.game_key](table, random.Random(rng.random()))
+    length = 4 if events is None else 10_000
+    table = Table(evening=0, number=0, players=players, start=0, hours=1, length=length)
+    demo = games.pad_for(game.game_key).demo
+    generator = demo.generator(table, random.Random(rng.random()))
     state, _nets = recording.current_state(game)
     last = None
     recorded = 0

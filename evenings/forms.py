@@ -141,7 +141,9 @@ class TableForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["game"].choices = _game_choices(evening.games)
         keys = [key for key, _name in self.fields["game"].choices]
-        self.fields["game"].initial = keys[0] if evening.games else "kille"
+        # The evening's first game on offer, else the first the club plays, else the registry's.
+        played = [key for key in evening.club.games_played or () if key in keys]
+        self.fields["game"].initial = keys[0] if evening.games else (played or keys)[0]
         seated = evening.tables.values("seats__attendee_id")
         self.fields["attendees"].queryset = (
             evening.attendees.exclude(pk__in=seated).select_related("member").order_by("pk")

@@ -4,6 +4,12 @@ Every week the club plays a Kille evening whose pot carries over to the next, a 
 cribbage games to 121 for a small stake, and other tables: a whist evening of rubbers, two
 Polskt pass evenings (pot and betar carried over) and one or two games of every other game.
 
+Nothing here names a game. Each game's pad hook (``scoring/games/<key>.py``) says, as its
+``Pad.demo``, at which tables of which evening it is played (``Table``) and how
+(``Demo.generator``); the evenings' programme is gathered from the hooks of the games the engine
+registry knows, each evening's tables by their number. A game whose hook has a demo is in the
+demo, with no edit here.
+
 Each table has a small seeded generator that looks at the engine's state and proposes the next
 event, as the pad would; the engine accepts it or refuses it (then the generator proposes
 another). Nothing here knows a rule the engine does not check, so the demo stays legal and its
@@ -12,7 +18,6 @@ money conserved, and with fixed seeds it is the same every time.
 
 from __future__ import annotations
 
-import itertools
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -23,13 +28,10 @@ from django.db import transaction
 from django.utils import timezone
 
 import league
+import ledger
 from club.models import Club, Member, User
-from engine import cribbage, fantan, registry
-from engine import kille as kille_engine
-from engine import polskt_pass as pp_engine
-from engine.cards import KILLE_DECK, parse_kille_card
+from engine import registry
 from engine.errors import EngineError
-from ledger import services as ledger
 from ledger.models import AccountKind
 from scoring import games, recording
 from scoring.models import Game
@@ -37,14 +39,16 @@ from scoring.models import Game
 SEED = 2026
 EVENINGS = 3
 DEPOSIT_ORE = 20000  # each member's money in the club box before the first evening
-CRIBBAGE_STAKE_ORE = 500  # a small stake: 5 kr a game, 10 for a skunk, 15 for a double
 
 
 @dataclass(frozen=True)
 class Table:
-    """One game of an evening: when it starts and ends (hours after 19:00), how many play."""
+    """One game of an evening: which evening (0, 1, 2), its number there (the order in which
+    the evening's tables are drawn and seeded), when it starts and ends (hours after 19:00), how
+    many play."""
 
-    key: str
+    evening: int
+    number: int
     players: int
     start: float
     hours: float
@@ -52,42 +56,32 @@ class Table:
     length: int = 0  # deals before the scorer ends an open-ended evening (Kille, Polskt pass)
     host: bool = False  # the demo login plays here, so his own pages have something to show
 
+    def __post_init__(self) -> None:
+        if not 0 <= self.evening < EVENINGS:
+            raise ValueError(f"the demo has evenings 0 to {EVENINGS - 1}, not {self.evening}")
 
-CRIBBAGE = {"stake_ore": CRIBBAGE_STAKE_ORE}
 
-# The club's programme, one list per evening: Kille every week from 19:00 to half past nine,
-# beside it whist or Polskt pass; cribbage before and after; the small games fill the night.
-PROGRAMME: tuple[tuple[Table, ...], ...] = (
-    (
-        Table("cribbage", 2, 0, 1, CRIBBAGE),
-        Table("kille", 5, 0, 2.5, length=12, host=True),
-        Table("whist", 4, 0, 2.5),
-        Table("nittionio", 3, 1, 1),
-        Table("cribbage", 2, 2.5, 1, CRIBBAGE, host=True),
-        Table("fyrtioett", 4, 2.5, 1),
-        Table("kille_elimination", 5, 2.5, 0.75),
-    ),
-    (
-        Table("cribbage", 2, 0, 1, CRIBBAGE),
-        Table("kille", 5, 0, 2.5, length=13, host=True),
-        Table("polskt_pass", 4, 0, 2.5, length=10),
-        Table("president", 3, 1, 0.75),
-        Table("cribbage", 2, 2.5, 1, CRIBBAGE),
-        Table("stopp", 4, 2.5, 0.75),
-        Table("vandatta", 3, 2.5, 0.75),
-        Table("kasino", 2, 2.5, 0.5),
-    ),
-    (
-        Table("cribbage", 2, 0, 1, CRIBBAGE),
-        Table("kille", 5, 0, 2.5, length=11, host=True),
-        Table("polskt_pass", 4, 0, 2.5, length=10),
-        Table("tvamanswhist", 2, 1, 0.75),
-        Table("femhundra", 3, 2, 1),
-        Table("cribbage", 2, 2.5, 1, CRIBBAGE, host=True),
-        Table("fantan", 4, 2.5, 0.5, {"deals": 3}),
-        Table("kasino", 2, 2.5, 0.5),
-    ),
-)
+@dataclass(frozen=True)
+class Demo:
+    """A game's part in the demo (its pad hook's ``Pad.demo``): its tables, and the generator
+    that plays one of them (``generator(table, rng)``, a ``Generator``)."""
+
+    generator: Callable[[Table, random.Random], Generator]
+    tables: tuple[Table, ...]
+
+
+def programme() -> tuple[tuple[tuple[str, Table], ...], ...]:
+    """The club's programme, one tuple of (game key, table) per evening in table order, from
+    the pad hooks of the games the registry knows (two games at one number: by key)."""
+    evenings: list[list[tuple[int, str, Table]]] = [[] for _ in range(EVENINGS)]
+    for info in registry.all_games():
+        demo = games.pad_for(info.key).demo
+        for table in demo.tables if demo else ():
+            evenings[table.evening].append((table.number, info.key, table))
+    return tuple(
+        tuple((key, table) for _number, key, table in sorted(tables, key=lambda t: t[:2]))
+        for tables in evenings
+    )
 
 
 @transaction.atomic
@@ -109,14 +103,11 @@ def record_evenings(club: Club, user: User) -> None:
             user,
             date=(first - timedelta(days=1)).date(),
         )
-    known = {info.key for info in registry.all_games()}
     rng = random.Random(SEED)
-    for week, tables in enumerate(PROGRAMME):
+    for week, tables in enumerate(programme()):
         evening = first + timedelta(days=7 * week)
         busy: dict[int, float] = {}  # member id → when (hours after 19:00) his table ends
-        for number, table in enumerate(tables):
-            if table.key not in known:
-                continue
+        for key, table in tables:
             free = [m for m in members if busy.get(m.pk, 0) <= table.start]
             if table.host:
                 others = rng.sample([m for m in free if m != host], table.players - 1)
@@ -126,16 +117,12 @@ def record_evenings(club: Club, user: User) -> None:
             for member in players:
                 busy[member.pk] = table.start + table.hours
             game = recording.start_game(
-                club,
-                table.key,
-                players,
-                user,
-                rules=table.rules,
-                setup=games.start_setup(club, table.key),
+                club, key, players, user, rules=table.rules, setup=games.start_setup(club, key)
             )
-            table_rng = random.Random(f"{SEED}:{week}:{number}:{table.key}")
+            table_rng = random.Random(f"{SEED}:{week}:{table.number}:{key}")
             when, hours = evening + timedelta(hours=table.start), timedelta(hours=table.hours)
-            _play(game, GENERATORS[table.key](table, table_rng), user, when, hours)
+            generator = games.pad_for(key).demo.generator(table, table_rng)
+            _play(game, generator, user, when, hours)
             _backdate(game, when, hours)
     # The results reach the league when the games' transaction commits (recording's
     # ``_record_result``); rebuild the tables once they are all in.
@@ -263,356 +250,13 @@ class Each(Generator):
         return self.make(state, self.rng, self.table)
 
 
-def _split(total: int, parts: int, rng: random.Random) -> list[int]:
+def split(total: int, parts: int, rng: random.Random) -> list[int]:
+    """``total`` (the tricks of a deal) shared at random among ``parts`` players."""
     cuts = sorted(rng.randint(0, total) for _ in range(parts - 1))
     return [b - a for a, b in zip([0, *cuts], [*cuts, total], strict=True)]
 
 
-# --- cribbage: real cards, pegging played out, hands and crib counted by the engine -------------
-
-
-class Cribbage(Queue):
-    careless: dict[str, float] | None = None
-
-    def plan(self, state) -> list[dict]:
-        rng = self.rng
-        deck = list(range(52))
-        rng.shuffle(deck)
-        order = cribbage.show_order(state)  # the dealer's left first, the dealer last
-        hands: dict[str, list[int]] = {}
-        crib: list[int] = []
-        deal_size = 6 if len(order) == 2 else 5
-        if not self.careless:  # how often each player throws without thinking
-            self.careless = {p: rng.choice((0.05, 0.1, 0.6)) for p in state.players}
-        for player in order:
-            dealt = [deck.pop() for _ in range(deal_size)]
-            hands[player] = _keep(dealt, deck, rng, self.careless[player])
-            crib += [c for c in dealt if c not in hands[player]]
-        while len(crib) < 4:
-            crib.append(deck.pop())
-        starter = deck.pop()
-        events: list[dict] = [{"type": "starter", "card": _card(starter)}]
-        for player, points in _pegging(order, hands, rng):
-            events.append({"type": "peg", "player": player, "points": points})
-        for player in order:
-            events.append({"type": "show", "player": player, "cards": _cards(hands[player])})
-        events.append({"type": "crib", "cards": _cards(crib)})
-        return events
-
-
-def _card(number: int) -> str:
-    return str(cribbage.number_card(number))
-
-
-def _cards(numbers) -> list[str]:
-    return [_card(n) for n in numbers]
-
-
-def _keep(dealt: list[int], unseen: list[int], rng: random.Random, careless: float) -> list[int]:
-    """The four cards a club player keeps: the best average over a few possible starters, but
-    now and then a careless throw (which is how skunks happen)."""
-    if rng.random() < careless:
-        return rng.sample(dealt, 4)
-    starters = rng.sample(unseen, 8)
-    best = max(
-        itertools.combinations(dealt, 4),
-        key=lambda keep: sum(cribbage.hand_points(keep, s) for s in starters) + rng.random(),
-    )
-    return list(best)
-
-
-def _pegging(order: list[str], hands: dict[str, list[int]], rng: random.Random):
-    """The play, card by card: (player, points) for every play or go that scores."""
-    held = {p: [cribbage.number_card(n) for n in hands[p]] for p in order}
-    scores: list[tuple[str, int]] = []
-    pile: list = []
-    last: str | None = None
-    turn = order[0]
-
-    def count() -> int:
-        return sum(min(c.rank, 10) for c in pile)
-
-    def can_play(player: str) -> list:
-        return [c for c in held[player] if count() + min(c.rank, 10) <= 31]
-
-    def after(player: str) -> str:
-        return order[(order.index(player) + 1) % len(order)]
-
-    while any(held.values()):
-        if not any(can_play(p) for p in order):
-            scores.append((last, 1))  # go: the last to play takes one
-            pile, turn = [], after(last)
-            continue
-        playable = can_play(turn)
-        if playable:
-            card = max(playable, key=lambda c: (cribbage.peg_points(pile, c).points, rng.random()))
-            peg = cribbage.peg_points(pile, card)
-            held[turn].remove(card)
-            pile.append(card)
-            last = turn
-            if peg.points:
-                scores.append((turn, peg.points))
-            if peg.count == 31:
-                pile = []
-        turn = after(turn)
-    if pile:
-        scores.append((last, 1))  # the last card
-    return scores
-
-
-# --- Kille: deals played from dealt hands, the play rule followed -------------------------------
-
-
-class Kille(Generator):
-    """Declarations, knocks, stays and folds at random, tricks played by the rule (overtake or equal
-    if you can, else your lowest) in every other deal, the showing from the cards left."""
-
-    def __init__(self, table: Table, rng: random.Random):
-        self.table = table
-        self.rng = rng
-        self.deal_no = 0
-        self.hands: dict[str, list] = {}
-        self.talon: list = []
-
-    def _deal(self, state) -> None:
-        if self.deal_no == state.deal_no:
-            return
-        deck = list(KILLE_DECK)
-        self.rng.shuffle(deck)
-        self.hands = {p: [deck.pop() for _ in range(5)] for p in state.players}
-        self.talon = deck
-        self.deal_no = state.deal_no
-
-    def propose(self, state) -> dict:
-        rng = self.rng
-        if state.phase == "ante":
-            return {"type": "ante"}
-        if state.phase == "declare" and not state.calls and state.deal_no > self.table.length:
-            return {"type": "end_evening"}
-        self._deal(state)
-        if state.phase == "fold":  # in turn, from the knocker's left
-            return {"type": "fold" if rng.random() < 0.3 else "stay", "player": state.to_act}
-        if "exchange" in state.expected and state.phase == "declare2" and rng.random() < 0.3:
-            counts = {p: rng.choice((0, 0, 1, 2)) for p in state.active}
-            return {"type": "exchange", "counts": counts}
-        if state.phase == "tricks":
-            if state.deal_no % 2:
-                return {"type": "trick", "cards": self._trick(state)}
-            return {"type": "fourth_trick", "player": rng.choice(state.active)}
-        if state.phase == "showing":
-            return {"type": "bud" if rng.random() < 0.4 else "show", "player": state.to_act}
-        if state.phase == "reveal":
-            return {"type": "reveal", "cards": {p: self._last(p) for p in state.active}}
-        return {"type": "bud" if rng.random() < 0.6 else "knock", "player": state.to_act}
-
-    def _trick(self, state) -> dict:
-        highest, cards = None, {}
-        for player in kille_engine.clockwise(state.players, state.leader, state.active):
-            hand = self.hands[player]
-            over = [c for c in hand if highest is not None and c >= highest]
-            allowed = hand if highest is None else over or [min(hand)]
-            card = self.rng.choice(allowed)
-            cards[player] = card.label
-            highest = card if highest is None else max(highest, card)
-        return cards
-
-    def _last(self, player: str) -> str:
-        hand = self.hands[player]
-        return (hand[0] if len(hand) == 1 else self.rng.choice(hand)).label
-
-    def accepted(self, event: dict, state) -> None:
-        if event["type"] == "exchange":
-            for player, count in event["counts"].items():
-                hand = self.hands[player]
-                for _ in range(count):
-                    hand.remove(self.rng.choice(hand))
-                    hand.append(self.talon.pop())
-        elif event["type"] == "trick":
-            for player, label in event["cards"].items():
-                self.hands[player].remove(parse_kille_card(label))
-
-
-def _kille_elimination(state, rng: random.Random, table: Table) -> dict:
-    if state.phase == "calls":
-        kind = "declare" if rng.random() < 0.3 else "pass"
-        return {"type": kind, "player": state.to_act}
-    if state.phase == "reveal":
-        deck = list(KILLE_DECK)
-        rng.shuffle(deck)
-        return {"type": "reveal", "cards": {p: deck.pop().label for p in state.players_in}}
-    return {"type": "fourth_trick", "player": rng.choice(state.players_in)}
-
-
-# --- Polskt pass ------------------------------------------------------------------------------
-
-
-def _polskt_pass(state, rng: random.Random, table: Table) -> dict:
-    """Turn-ups as they come, the spelförare taking a trick a bit more often than the others;
-    la vola now and then; the evening ends after ``table.length`` deals."""
-    if state.phase == pp_engine.DEAL:
-        # The evening ends after its deals once a bet is left to carry over (or the pot, or
-        # nothing, when it gets late).
-        played = len(state.sheet)
-        late = played - table.length
-        if late >= 0 and (state.betar or (state.pot_ore and late >= 3) or late >= 6):
-            return {"type": "end"}
-        ranks = pp_engine.FIVE_PLAYER_RANKS if len(state.players) == 5 else pp_engine.RANKS
-        rank = rng.choice([*ranks, pp_engine.OTHER, pp_engine.OTHER])
-        event = {
-            "type": "deal",
-            "suit": rng.choice(pp_engine.SUITS),
-            "rank": rank,
-            "cutter_jack": rng.random() < 0.05,
-        }
-        if rank == "A" and not event["cutter_jack"]:
-            event["dealer_takes"] = rng.random() < 0.5
-        return event
-    current = state.current
-    if state.phase == pp_engine.BIDDING:
-        if rng.random() < 0.45:
-            return {"type": "all_pass"}
-        player = rng.choice(state.players)
-        if current.round == 1:
-            return {"type": "bid", "player": player}
-        turned = current.turned_suit
-        suits = [s for s in pp_engine.SUITS if player == current.forhand or s != turned]
-        return {"type": "bid", "player": player, "suit": rng.choice(suits)}
-    if pp_engine.la_vola_possible(state) and rng.random() < 0.3:
-        return {"type": "la_vola", "player": current.trick_winners[0]}
-    spelforare = list(current.spelforare)
-    weights = [2 if p in spelforare else 1 for p in state.players]
-    return {"type": "trick", "winner": rng.choices(state.players, weights)[0]}
-
-
-# --- whist, the partnership and trick-count games ----------------------------------------------
-
-
-def _whist(state, rng: random.Random, table: Table) -> dict:
-    if len(state.rubbers) >= 2:
-        return {"type": "end_evening"}
-    event = {"type": "deal", "tricks": {str(rng.randint(0, 1)): rng.choice((7, 7, 7, 8, 8, 9, 10))}}
-    held = rng.choice((2, 2, 2, 1, 3, 1, 3, 0, 4))  # side 0's honours; side 1 held the rest
-    event["honours"] = f"{held}-{4 - held}"
-    return event
-
-
-def _fyrtioett(state, rng: random.Random, table: Table) -> dict:
-    seats = list(state.players)
-    tricks = _split(13, 4, rng)
-    bids = [max(1, min(13, t + rng.choice((-1, 0, 0, 1)))) for t in tricks]
-    return {
-        "type": "deal",
-        "bids": dict(zip(seats, bids, strict=True)),
-        "tricks": dict(zip(seats, tricks, strict=True)),
-    }
-
-
-def _nittionio(state, rng: random.Random, table: Table) -> dict:
-    seats = list(state.players)
-    tricks = _split(9, 3, rng)
-    bids = [max(0, min(9, t + rng.choice((-1, 0, 0, 1)))) for t in tricks]
-    event = {
-        "type": "deal",
-        "bids": dict(zip(seats, bids, strict=True)),
-        "tricks": dict(zip(seats, tricks, strict=True)),
-    }
-    if rng.random() < 0.15:
-        event["calls"] = {rng.choice(seats): "declare"}
-    return event
-
-
-def _femhundra(state, rng: random.Random, table: Table) -> dict:
-    seats = list(state.players)
-    declarer = rng.choice(seats)
-    tricks = _split(10, len(seats), rng)
-    level = max(6, min(10, tricks[seats.index(declarer)] + rng.choice((-1, 0, 1, 2))))
-    # The auction: from förhand, those before the declarer pass, he bids, the rest pass.
-    start = seats.index(state.forhand)
-    turns = seats[start:] + seats[:start]
-    bid = f"{level}{rng.choice(('S', 'C', 'D', 'H', 'NT'))}"
-    return {
-        "type": "deal",
-        "auction": [bid if player == declarer else "pass" for player in turns],
-        "tricks": dict(zip(seats, tricks, strict=True)),
-    }
-
-
-def _tvamanswhist(state, rng: random.Random, table: Table) -> dict:
-    return {"type": "deal", "tricks": {rng.choice(state.players): rng.randint(3, 10)}}
-
-
-# --- the going-out games -----------------------------------------------------------------------
-
-
-def _vandatta(state, rng: random.Random, table: Table) -> dict:
-    winner = rng.choice(state.active)
-    event: dict[str, Any] = {"type": "deal", "winner": winner}
-    for player in state.active:
-        if player == winner:
-            continue
-        counts = {
-            "eights": rng.choice((0, 0, 0, 1)),
-            "aces": rng.choice((0, 0, 1)),
-            "courts": rng.randint(0, 2),
-            "numbers": rng.randint(1, 3),
-        }
-        for category, count in counts.items():
-            event.setdefault(category, {})[player] = count
-    return event
-
-
-def _stopp(state, rng: random.Random, table: Table) -> dict:
-    winner = rng.choice(state.active)
-    cards = {p: 0 if p == winner else rng.choice((0, 1, 1, 2, 2, 3, 4)) for p in state.active}
-    return {"type": "deal", "cards": cards}
-
-
-def _president(state, rng: random.Random, table: Table) -> dict:
-    order = list(state.players)
-    rng.shuffle(order)
-    return {"type": "deal", "order": order}
-
-
-def _fantan(state, rng: random.Random, table: Table) -> dict:
-    if state.phase == "count":
-        sizes = fantan.hand_sizes(state)
-        still_in = [p for p in state.players if p not in state.out]
-        return {"type": "cards_left", "cards": {p: rng.randint(1, sizes[p]) for p in still_in}}
-    still_in = [p for p in state.players if p not in state.out]
-    return {"type": "out", "player": rng.choice(still_in)}
-
-
-def _kasino(state, rng: random.Random, table: Table) -> dict:
-    players = list(state.players)
-    return {
-        "type": "deal",
-        "most_cards": rng.choice([*players, "tie"]) if len(players) > 2 else rng.choice(players),
-        "most_spades": rng.choice(players),
-        "big_casino": rng.choice(players),
-        "little_casino": rng.choice(players),
-        "aces": [rng.choice(players) for _ in range(4)],
-        "last": rng.choice(players),
-        "tabbar": {p: rng.choice((0, 0, 1, 2)) for p in players},
-    }
-
-
-def _each(make: Callable) -> Callable[[Table, random.Random], Generator]:
+def each(make: Callable) -> Callable[[Table, random.Random], Generator]:
+    """A game's demo generator from a plain function of (state, rng, table) to the next
+    event."""
     return lambda table, rng: Each(table, rng, make)
-
-
-GENERATORS: dict[str, Callable[[Table, random.Random], Generator]] = {
-    "cribbage": Cribbage,
-    "kille": Kille,
-    "kille_elimination": _each(_kille_elimination),
-    "polskt_pass": _each(_polskt_pass),
-    "whist": _each(_whist),
-    "fyrtioett": _each(_fyrtioett),
-    "nittionio": _each(_nittionio),
-    "femhundra": _each(_femhundra),
-    "vandatta": _each(_vandatta),
-    "stopp": _each(_stopp),
-    "president": _each(_president),
-    "kasino": _each(_kasino),
-    "tvamanswhist": _each(_tvamanswhist),
-    "fantan": _each(_fantan),
-}

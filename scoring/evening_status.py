@@ -1,15 +1,16 @@
 """What the club evening's board shows of a table's games (``evenings.board``): who is ahead,
 by what, and the pad's address.
 
-Who is ahead is read from the game's snapshot as the game counts it:
+Who is ahead is read from the game's snapshot as the game counts it, by the reader its pad hook
+names (``Pad.evening_status``, made from the readers here or its own):
 
 - a money game (Kille, Polskt pass) by money: each seat's net in the game (``nets``, by seat
   key ``s0``, ``s1`` …), the pots left out;
 - a points game by its running score: the engine's per-player or per-side totals (cribbage's
   ``scores``, Fan tan's ``points``, Nittionio's ``totals`` …), with the game's own order where
   fewer is better or players go out (Kille elimination, Vändåtta, Stopp);
-- a partnership game (whist, fyrtioett, femhundra with four, kasino in pairs) by side: the side
-  is named "Anna & Cissi".
+- a partnership game (whist, Fyrtioett, Femhundra with four, Kasino in pairs) by side: the
+  side is named "Anna & Cissi".
 
 A finished game is led by its standings' first place. Players or sides level at the top are all
 named, "(lika)"; while everyone is level (no money moved, no points yet) nobody leads and the
@@ -27,7 +28,7 @@ from django.utils.translation import gettext as _
 from core.money import format_ore
 from engine import registry
 from evenings.board import GameStatus
-from scoring.games import names_of
+from scoring.games import names_of, pad_for
 from scoring.models import Game
 from scoring.models import GameStatus as Status
 
@@ -45,17 +46,17 @@ class Rival:
 Reader = Callable[[dict, Sequence[str]], list[Rival]]
 
 
-def _int(value: object) -> int:
+def whole(value: object) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
-def _per_player(value: object, players: Sequence[str]) -> dict[str, int]:
+def per_player(value: object, players: Sequence[str]) -> dict[str, int]:
     """A per-player figure as the snapshot holds it: a dict by seat key, or a list in seat
     order."""
     if isinstance(value, dict):
-        return {p: _int(value.get(p)) for p in players}
+        return {p: whole(value.get(p)) for p in players}
     if isinstance(value, list) and len(value) == len(players):
-        return {p: _int(v) for p, v in zip(players, value, strict=True)}
+        return {p: whole(v) for p, v in zip(players, value, strict=True)}
     return dict.fromkeys(players, 0)
 
 
@@ -64,7 +65,7 @@ def _signed_money(amount_ore: int) -> str:
 
 
 def by_money(snapshot: dict, players: Sequence[str]) -> list[Rival]:
-    nets = _per_player(snapshot.get("nets"), players)
+    nets = per_player(snapshot.get("nets"), players)
     return [Rival((p,), (nets[p],), _signed_money(nets[p])) for p in players]
 
 
@@ -72,7 +73,7 @@ def by_field(name: str) -> Reader:
     """Points in one per-player field, more is better, shared by partners (``teams``)."""
 
     def read(snapshot: dict, players: Sequence[str]) -> list[Rival]:
-        points = _per_player(snapshot.get(name), players)
+        points = per_player(snapshot.get(name), players)
         return _sides(
             snapshot, players, lambda side: (points[side[0]],), lambda side: str(points[side[0]])
         )
@@ -96,28 +97,7 @@ def by_side_list(snapshot: dict, players: Sequence[str]) -> list[Rival]:
     scores = snapshot.get("scores") or []
     if not sides or len(scores) != len(sides):
         return []
-    return [Rival(side, (_int(s),), str(_int(s))) for side, s in zip(sides, scores, strict=True)]
-
-
-def whist(snapshot: dict, players: Sequence[str]) -> list[Rival]:
-    """The evening's net rubber points, then games in the rubber being played, then the game's
-    score; shown as the figure that decides, leader first ("1–0")."""
-    sides = [tuple(side) for side in snapshot.get("sides") or [] if isinstance(side, list)]
-    games = snapshot.get("games") or []
-    scores = snapshot.get("scores") or []
-    if not sides or not len(games) == len(scores) == len(sides):
-        return []
-    points = _per_player(snapshot.get("points"), players)
-    figures = [(points[side[0]], _int(games[i]), _int(scores[i])) for i, side in enumerate(sides)]
-    rivals = []
-    for i, side in enumerate(sides):
-        others = [f for j, f in enumerate(figures) if j != i]
-        best = max(others) if others else figures[i]
-        decide = next((k for k in range(3) if figures[i][k] != best[k]), 2)
-        mine, theirs = figures[i][decide], best[decide]
-        shown = f"{mine:+d}" if decide == 0 else f"{mine}–{theirs}"
-        rivals.append(Rival(side, figures[i], shown))
-    return rivals
+    return [Rival(side, (whole(s),), str(whole(s))) for side, s in zip(sides, scores, strict=True)]
 
 
 def still_in(name: str, *, out: str, fewer_is_better: bool = False) -> Reader:
@@ -126,48 +106,18 @@ def still_in(name: str, *, out: str, fewer_is_better: bool = False) -> Reader:
 
     def read(snapshot: dict, players: Sequence[str]) -> list[Rival]:
         left = set(snapshot.get(out) or [])
-        points = _per_player(snapshot.get(name), players)
+        points = per_player(snapshot.get(name), players)
         sign = -1 if fewer_is_better else 1
         return [Rival((p,), (p not in left, sign * points[p]), str(points[p])) for p in players]
 
     return read
 
 
-def two_mans_whist(snapshot: dict, players: Sequence[str]) -> list[Rival]:
-    # The match's measure first (engine.tvamanswhist._measures): points only in a points match.
-    rules = snapshot.get("rules") or {}
-    points = _per_player(snapshot.get("points"), players)
-    deals = _per_player(snapshot.get("deals_won"), players)
-    first, second = (
-        (points, deals)
-        if rules.get("points_to_win") and not rules.get("deals_to_win")
-        else (deals, points)
-    )
-    return [Rival((p,), (first[p], second[p]), str(first[p])) for p in players]
-
-
-READERS: dict[str, Reader] = {
-    "kille": by_money,
-    "polskt_pass": by_money,
-    "cribbage": by_field("scores"),
-    "president": by_field("scores"),
-    "fantan": by_field("points"),
-    "nittionio": by_field("totals"),
-    "femhundra": by_field("scores"),
-    "fyrtioett": by_field("scores"),
-    "kasino": by_side_list,
-    "whist": whist,
-    "tvamanswhist": two_mans_whist,
-    "stopp": still_in("capitals", out="out"),
-    "vandatta": still_in("totals", out="eliminated"),
-    "kille_elimination": still_in("scores", out="out", fewer_is_better=True),
-}
-
-
 def rivals(game_key: str, snapshot: dict, players: Sequence[str]) -> list[Rival]:
-    """Every player or side with its standing in the game so far; a game without a reader
-    here (one registered from elsewhere) is read by ``scores`` if it has them, else money."""
-    reader = READERS.get(game_key)
+    """Every player or side with its standing in the game so far, read by the game's pad hook
+    (``Pad.evening_status``); a game without a reader is read by ``scores`` if it has them,
+    else money."""
+    reader = pad_for(game_key).evening_status
     if reader is None:
         reader = by_field("scores") if "scores" in snapshot else by_money
     return reader(snapshot, players)
@@ -176,8 +126,8 @@ def rivals(game_key: str, snapshot: dict, players: Sequence[str]) -> list[Rival]
 def _finished(snapshot: dict, players: Sequence[str]) -> list[Rival]:
     """A finished game by its standings: first place ahead of the rest, partners together."""
     standings = [s for s in snapshot.get("standings") or [] if isinstance(s, dict)]
-    place = {s.get("player"): _int(s.get("placement")) for s in standings}
-    score = {s.get("player"): _int(s.get("score")) for s in standings}
+    place = {s.get("player"): whole(s.get("placement")) for s in standings}
+    score = {s.get("player"): whole(s.get("score")) for s in standings}
     last = len(players) + 1
     return _sides(
         snapshot,

@@ -16,7 +16,11 @@ need beyond the engine:
   rules and first dealer (the outstanding betar of the club's Polskt pass), passed to
   ``new_game`` as keywords and stored in ``Game.setup`` so that replays never change;
 - ``calculator``: the dotted path of its calculator module (``urlpatterns`` and ``LINKS``), if
-  it has one.
+  it has one;
+- ``demo``: its part in the demo club's evenings (``scoring.demo.Demo``: the tables it is
+  played at and the generator that plays it), if any;
+- ``evening_status(snapshot, players) -> list[Rival]``: who is ahead at a club evening's board
+  (``scoring.evening_status``; a game without one is read by its ``scores``, else by money).
 
 The built-in games' hook modules are found on first use, one per game the engine registry
 knows, by its key; a game from elsewhere (the test suite's toy game) joins with
@@ -29,6 +33,7 @@ from __future__ import annotations
 import functools
 import importlib
 import importlib.util
+import secrets
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -46,6 +51,8 @@ class Pad:
     context: Callable[..., dict[str, Any]] | None = None
     start_setup: Callable[[Any, int | None], dict[str, Any]] | None = None
     calculator: str | None = None
+    demo: Any = None  # a scoring.demo.Demo; not imported here, the demo needs the whole app
+    evening_status: Callable[..., list] | None = None
 
 
 _PADS: dict[str, Pad] = {}
@@ -100,6 +107,16 @@ def start_setup(club, game_key: str, table: int | None = None) -> dict[str, Any]
         setup["pot_ore"] = pot.balance_ore if pot else 0
     hook = pad_for(game_key).start_setup
     return setup | (hook(club, table) if hook else {})
+
+
+def draw_first_dealer(info, seated: list, setup: dict[str, Any]) -> tuple[list, dict[str, Any]]:
+    """The app draws the first dealer among the ``seated`` (the start form's tick): a game that
+    takes one (its declaration says so) is told which seat deals; one that deals from the first
+    seat has the table turned so that the drawn player sits first."""
+    if info.declaration.draws_first_dealer:
+        return seated, setup | {"first_dealer": f"s{secrets.randbelow(len(seated))}"}
+    turn = secrets.randbelow(len(seated))
+    return seated[turn:] + seated[:turn], setup
 
 
 def names_of(seats: Iterable) -> dict[str, str]:

@@ -4,9 +4,14 @@ pegging) and Go, with the count the engine keeps."""
 
 from __future__ import annotations
 
+import itertools
+import random
+
 from engine import cribbage
 from engine.cards import parse_card
 from scoring.card_grid import card_grid
+from scoring.demo import Demo, Queue, Table
+from scoring.evening_status import by_field
 from scoring.games import Pad, names_of, register
 
 # The quick pegging chips: what a card laid can score (a go or last card 1, a pair or fifteen 2,
@@ -58,11 +63,122 @@ def play_context(state: cribbage.State, seats: list) -> dict | None:
     }
 
 
+# --- the demo club's evenings (scoring.demo) -----------------------------------------------------
+
+STAKE = {"stake_ore": 500}  # a small stake: 5 kr a game, 10 for a skunk, 15 for a double
+
+
+class DemoPlay(Queue):
+    """Real cards, the pegging played out, hands and crib counted by the engine."""
+
+    careless: dict[str, float] | None = None
+
+    def plan(self, state) -> list[dict]:
+        rng = self.rng
+        deck = list(range(52))
+        rng.shuffle(deck)
+        order = cribbage.show_order(state)  # the dealer's left first, the dealer last
+        hands: dict[str, list[int]] = {}
+        crib: list[int] = []
+        deal_size = 6 if len(order) == 2 else 5
+        if not self.careless:  # how often each player throws without thinking
+            self.careless = {p: rng.choice((0.05, 0.1, 0.6)) for p in state.players}
+        for player in order:
+            dealt = [deck.pop() for _ in range(deal_size)]
+            hands[player] = _keep(dealt, deck, rng, self.careless[player])
+            crib += [c for c in dealt if c not in hands[player]]
+        while len(crib) < 4:
+            crib.append(deck.pop())
+        starter = deck.pop()
+        events: list[dict] = [{"type": "starter", "card": _card(starter)}]
+        for player, points in _pegging(order, hands, rng):
+            events.append({"type": "peg", "player": player, "points": points})
+        for player in order:
+            events.append({"type": "show", "player": player, "cards": _cards(hands[player])})
+        events.append({"type": "crib", "cards": _cards(crib)})
+        return events
+
+
+def _card(number: int) -> str:
+    return str(cribbage.number_card(number))
+
+
+def _cards(numbers) -> list[str]:
+    return [_card(n) for n in numbers]
+
+
+def _keep(dealt: list[int], unseen: list[int], rng: random.Random, careless: float) -> list[int]:
+    """The four cards a club player keeps: the best average over a few possible starters, but
+    now and then a careless throw (which is how skunks happen)."""
+    if rng.random() < careless:
+        return rng.sample(dealt, 4)
+    starters = rng.sample(unseen, 8)
+    best = max(
+        itertools.combinations(dealt, 4),
+        key=lambda keep: sum(cribbage.hand_points(keep, s) for s in starters) + rng.random(),
+    )
+    return list(best)
+
+
+def _pegging(order: list[str], hands: dict[str, list[int]], rng: random.Random):
+    """The play, card by card: (player, points) for every play or go that scores."""
+    held = {p: [cribbage.number_card(n) for n in hands[p]] for p in order}
+    scores: list[tuple[str, int]] = []
+    pile: list = []
+    last: str | None = None
+    turn = order[0]
+
+    def count() -> int:
+        return sum(min(c.rank, 10) for c in pile)
+
+    def can_play(player: str) -> list:
+        return [c for c in held[player] if count() + min(c.rank, 10) <= 31]
+
+    def after(player: str) -> str:
+        return order[(order.index(player) + 1) % len(order)]
+
+    while any(held.values()):
+        if not any(can_play(p) for p in order):
+            scores.append((last, 1))  # go: the last to play takes one
+            pile, turn = [], after(last)
+            continue
+        playable = can_play(turn)
+        if playable:
+            card = max(playable, key=lambda c: (cribbage.peg_points(pile, c).points, rng.random()))
+            peg = cribbage.peg_points(pile, card)
+            held[turn].remove(card)
+            pile.append(card)
+            last = turn
+            if peg.points:
+                scores.append((turn, peg.points))
+            if peg.count == 31:
+                pile = []
+        turn = after(turn)
+    if pile:
+        scores.append((last, 1))  # the last card
+    return scores
+
+
+DEMO = Demo(
+    DemoPlay,
+    (
+        Table(evening=0, number=0, players=2, start=0, hours=1, rules=STAKE),
+        Table(evening=0, number=4, players=2, start=2.5, hours=1, rules=STAKE, host=True),
+        Table(evening=1, number=0, players=2, start=0, hours=1, rules=STAKE),
+        Table(evening=1, number=4, players=2, start=2.5, hours=1, rules=STAKE),
+        Table(evening=2, number=0, players=2, start=0, hours=1, rules=STAKE),
+        Table(evening=2, number=5, players=2, start=2.5, hours=1, rules=STAKE, host=True),
+    ),
+)
+
+
 PAD = Pad(
     "cribbage",
     template="scoring/pads/cribbage.html",
     css=None,
     context=pad_context,
     calculator="scoring.calculators.cribbage",
+    demo=DEMO,
+    evening_status=by_field("scores"),
 )
 register(PAD)

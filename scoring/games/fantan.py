@@ -3,7 +3,11 @@ for chips, the cards left as tap choices, the game's placement points in large t
 
 from __future__ import annotations
 
+import random
+
 from engine import fantan
+from scoring.demo import Demo, Table, each
+from scoring.evening_status import by_field
 from scoring.games import Pad, names_of, register, short_names
 
 
@@ -68,10 +72,30 @@ def pad_context(game, state: fantan.State, seats: list) -> dict:
     }
 
 
+# --- the demo club's evenings (scoring.demo) -----------------------------------------------------
+
+
+def _demo_fantan(state, rng: random.Random, table: Table) -> dict:
+    if state.phase == "count":
+        sizes = fantan.hand_sizes(state)
+        still_in = [p for p in state.players if p not in state.out]
+        return {"type": "cards_left", "cards": {p: rng.randint(1, sizes[p]) for p in still_in}}
+    still_in = [p for p in state.players if p not in state.out]
+    return {"type": "out", "player": rng.choice(still_in)}
+
+
+DEMO = Demo(
+    each(_demo_fantan),
+    (Table(evening=2, number=6, players=4, start=2.5, hours=0.5, rules={"deals": 3}),),
+)
+
+
 PAD = Pad(
     "fantan",
     template="scoring/pads/fantan.html",
     css="css/pads/fantan.css",
     context=pad_context,
+    demo=DEMO,
+    evening_status=by_field("points"),
 )
 register(PAD)

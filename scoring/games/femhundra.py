@@ -11,10 +11,14 @@ refuses what the CSS lets through. Reads the engine's State.
 
 from __future__ import annotations
 
+import random
+
 from django.utils.translation import gettext as _
 
 from engine import femhundra
 from engine.base import clockwise
+from scoring.demo import Demo, Table, each, split
+from scoring.evening_status import by_field
 from scoring.games import Pad, names_of, register
 
 RED = {"H", "D"}
@@ -180,11 +184,38 @@ def pad_context(game, state: femhundra.State, seats: list) -> dict:
     }
 
 
+# --- the demo club's evenings (scoring.demo) -----------------------------------------------------
+
+
+def _demo_femhundra(state, rng: random.Random, table: Table) -> dict:
+    seats = list(state.players)
+    declarer = rng.choice(seats)
+    tricks = split(10, len(seats), rng)
+    level = max(6, min(10, tricks[seats.index(declarer)] + rng.choice((-1, 0, 1, 2))))
+    # The auction: from förhand, those before the declarer pass, he bids, the rest pass.
+    start = seats.index(state.forhand)
+    turns = seats[start:] + seats[:start]
+    bid = f"{level}{rng.choice(('S', 'C', 'D', 'H', 'NT'))}"
+    return {
+        "type": "deal",
+        "auction": [bid if player == declarer else "pass" for player in turns],
+        "tricks": dict(zip(seats, tricks, strict=True)),
+    }
+
+
+DEMO = Demo(
+    each(_demo_femhundra),
+    (Table(evening=2, number=4, players=3, start=2, hours=1),),
+)
+
+
 PAD = Pad(
     "femhundra",
     template="scoring/pads/femhundra.html",
     css="css/pads/femhundra.css",
     context=pad_context,
     calculator="scoring.calculators.femhundra",
+    demo=DEMO,
+    evening_status=by_field("scores"),
 )
 register(PAD)

@@ -8,7 +8,11 @@ order is the engine's (``State.bidding_order``).
 
 from __future__ import annotations
 
+import random
+
 from engine import fyrtioett
+from scoring.demo import Demo, Table, each, split
+from scoring.evening_status import by_field
 from scoring.games import Pad, names_of, register
 
 
@@ -73,10 +77,32 @@ def pad_context(game, state: fyrtioett.State, seats: list) -> dict:
     }
 
 
+# --- the demo club's evenings (scoring.demo) -----------------------------------------------------
+
+
+def _demo_fyrtioett(state, rng: random.Random, table: Table) -> dict:
+    seats = list(state.players)
+    tricks = split(13, 4, rng)
+    bids = [max(1, min(13, t + rng.choice((-1, 0, 0, 1)))) for t in tricks]
+    return {
+        "type": "deal",
+        "bids": dict(zip(seats, bids, strict=True)),
+        "tricks": dict(zip(seats, tricks, strict=True)),
+    }
+
+
+DEMO = Demo(
+    each(_demo_fyrtioett),
+    (Table(evening=0, number=5, players=4, start=2.5, hours=1),),
+)
+
+
 PAD = Pad(
     "fyrtioett",
     template="scoring/pads/fyrtioett.html",
     css="css/pads/fyrtioett.css",
     context=pad_context,
+    demo=DEMO,
+    evening_status=by_field("scores"),
 )
 register(PAD)

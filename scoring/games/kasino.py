@@ -7,7 +7,11 @@ side; the engine credits the side). Tabbar are per player either way, for the le
 
 from __future__ import annotations
 
+import random
+
 from engine import kasino
+from scoring.demo import Demo, Table, each
+from scoring.evening_status import by_side_list
 from scoring.games import Pad, names_of, register, short_names
 
 
@@ -62,10 +66,38 @@ def pad_context(game, state: kasino.State, seats: list) -> dict:
     }
 
 
+# --- the demo club's evenings (scoring.demo) -----------------------------------------------------
+
+
+def _demo_kasino(state, rng: random.Random, table: Table) -> dict:
+    players = list(state.players)
+    return {
+        "type": "deal",
+        "most_cards": rng.choice([*players, "tie"]) if len(players) > 2 else rng.choice(players),
+        "most_spades": rng.choice(players),
+        "big_casino": rng.choice(players),
+        "little_casino": rng.choice(players),
+        "aces": [rng.choice(players) for _ in range(4)],
+        "last": rng.choice(players),
+        "tabbar": {p: rng.choice((0, 0, 1, 2)) for p in players},
+    }
+
+
+DEMO = Demo(
+    each(_demo_kasino),
+    (
+        Table(evening=1, number=7, players=2, start=2.5, hours=0.5),
+        Table(evening=2, number=7, players=2, start=2.5, hours=0.5),
+    ),
+)
+
+
 PAD = Pad(
     "kasino",
     template="scoring/pads/kasino.html",
     css="css/pads/kasino.css",
     context=pad_context,
+    demo=DEMO,
+    evening_status=by_side_list,
 )
 register(PAD)

@@ -9,9 +9,13 @@ fold round only the player whose turn it is gets buttons, "stay" and "fold".
 
 from __future__ import annotations
 
+import random
+
 from engine.base import clockwise
-from engine.cards import KilleRank
+from engine.cards import KILLE_DECK, KilleRank, parse_kille_card
 from engine.kille import State
+from scoring.demo import Demo, Generator, Table
+from scoring.evening_status import by_money
 from scoring.games import Pad, names_of, register
 from scoring.messages import render_log
 
@@ -117,11 +121,95 @@ def pad_context(game, state: State, seats: list) -> dict:
     }
 
 
+# --- the demo club's evenings (scoring.demo) -----------------------------------------------------
+
+
+class DemoPlay(Generator):
+    """Declarations, knocks, stays and folds at random, tricks played by the rule (overtake or equal
+    if you can, else your lowest) in every other deal, the showing from the cards left."""
+
+    def __init__(self, table: Table, rng: random.Random):
+        self.table = table
+        self.rng = rng
+        self.deal_no = 0
+        self.hands: dict[str, list] = {}
+        self.talon: list = []
+
+    def _deal(self, state) -> None:
+        if self.deal_no == state.deal_no:
+            return
+        deck = list(KILLE_DECK)
+        self.rng.shuffle(deck)
+        self.hands = {p: [deck.pop() for _ in range(5)] for p in state.players}
+        self.talon = deck
+        self.deal_no = state.deal_no
+
+    def propose(self, state) -> dict:
+        rng = self.rng
+        if state.phase == "ante":
+            return {"type": "ante"}
+        if state.phase == "declare" and not state.calls and state.deal_no > self.table.length:
+            return {"type": "end_evening"}
+        self._deal(state)
+        if state.phase == "fold":  # in turn, from the knocker's left
+            return {"type": "fold" if rng.random() < 0.3 else "stay", "player": state.to_act}
+        if "exchange" in state.expected and state.phase == "declare2" and rng.random() < 0.3:
+            counts = {p: rng.choice((0, 0, 1, 2)) for p in state.active}
+            return {"type": "exchange", "counts": counts}
+        if state.phase == "tricks":
+            if state.deal_no % 2:
+                return {"type": "trick", "cards": self._trick(state)}
+            return {"type": "fourth_trick", "player": rng.choice(state.active)}
+        if state.phase == "showing":
+            return {"type": "bud" if rng.random() < 0.4 else "show", "player": state.to_act}
+        if state.phase == "reveal":
+            return {"type": "reveal", "cards": {p: self._last(p) for p in state.active}}
+        return {"type": "bud" if rng.random() < 0.6 else "knock", "player": state.to_act}
+
+    def _trick(self, state) -> dict:
+        highest, cards = None, {}
+        for player in clockwise(state.players, state.leader, state.active):
+            hand = self.hands[player]
+            over = [c for c in hand if highest is not None and c >= highest]
+            allowed = hand if highest is None else over or [min(hand)]
+            card = self.rng.choice(allowed)
+            cards[player] = card.label
+            highest = card if highest is None else max(highest, card)
+        return cards
+
+    def _last(self, player: str) -> str:
+        hand = self.hands[player]
+        return (hand[0] if len(hand) == 1 else self.rng.choice(hand)).label
+
+    def accepted(self, event: dict, state) -> None:
+        if event["type"] == "exchange":
+            for player, count in event["counts"].items():
+                hand = self.hands[player]
+                for _ in range(count):
+                    hand.remove(self.rng.choice(hand))
+                    hand.append(self.talon.pop())
+        elif event["type"] == "trick":
+            for player, label in event["cards"].items():
+                self.hands[player].remove(parse_kille_card(label))
+
+
+DEMO = Demo(
+    DemoPlay,
+    (
+        Table(evening=0, number=1, players=5, start=0, hours=2.5, length=12, host=True),
+        Table(evening=1, number=1, players=5, start=0, hours=2.5, length=13, host=True),
+        Table(evening=2, number=1, players=5, start=0, hours=2.5, length=11, host=True),
+    ),
+)
+
+
 PAD = Pad(
     "kille",
     template="scoring/pads/kille.html",
     css="css/pads/kille.css",
     context=pad_context,
     calculator="scoring.calculators.kille",
+    demo=DEMO,
+    evening_status=by_money,
 )
 register(PAD)

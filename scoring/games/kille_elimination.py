@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import random
+
 from engine.base import next_in
+from engine.cards import KILLE_DECK
 from engine.kille_elimination import State
+from scoring.demo import Demo, Table, each
+from scoring.evening_status import still_in
 from scoring.games import Pad, names_of, register
 from scoring.games.kille import KILLE_CARDS
 from scoring.messages import render_log
@@ -74,10 +79,32 @@ def pad_context(game, state: State, seats: list) -> dict:
     }
 
 
+# --- the demo club's evenings (scoring.demo) -----------------------------------------------------
+
+
+def _demo_kille_elimination(state, rng: random.Random, table: Table) -> dict:
+    if state.phase == "calls":
+        kind = "declare" if rng.random() < 0.3 else "pass"
+        return {"type": kind, "player": state.to_act}
+    if state.phase == "reveal":
+        deck = list(KILLE_DECK)
+        rng.shuffle(deck)
+        return {"type": "reveal", "cards": {p: deck.pop().label for p in state.players_in}}
+    return {"type": "fourth_trick", "player": rng.choice(state.players_in)}
+
+
+DEMO = Demo(
+    each(_demo_kille_elimination),
+    (Table(evening=0, number=6, players=5, start=2.5, hours=0.75),),
+)
+
+
 PAD = Pad(
     "kille_elimination",
     template="scoring/pads/kille_elimination.html",
     css="css/pads/kille_elimination.css",
     context=pad_context,
+    demo=DEMO,
+    evening_status=still_in("scores", out="out", fewer_is_better=True),
 )
 register(PAD)

@@ -7,7 +7,11 @@ turns them into one small dict per player and per sheet cell.
 
 from __future__ import annotations
 
+import random
+
 from engine import nittionio
+from scoring.demo import Demo, Table, each, split
+from scoring.evening_status import by_field
 from scoring.games import Pad, names_of, register
 
 SUITS = (("♦", 0, False), ("♠", 1, False), ("♥", 2, True), ("♣", 3, False))
@@ -77,10 +81,35 @@ def pad_context(game, state: nittionio.State, seats: list) -> dict:
     }
 
 
+# --- the demo club's evenings (scoring.demo) -----------------------------------------------------
+
+
+def _demo_nittionio(state, rng: random.Random, table: Table) -> dict:
+    seats = list(state.players)
+    tricks = split(9, 3, rng)
+    bids = [max(0, min(9, t + rng.choice((-1, 0, 0, 1)))) for t in tricks]
+    event = {
+        "type": "deal",
+        "bids": dict(zip(seats, bids, strict=True)),
+        "tricks": dict(zip(seats, tricks, strict=True)),
+    }
+    if rng.random() < 0.15:
+        event["calls"] = {rng.choice(seats): "declare"}
+    return event
+
+
+DEMO = Demo(
+    each(_demo_nittionio),
+    (Table(evening=0, number=3, players=3, start=1, hours=1),),
+)
+
+
 PAD = Pad(
     "nittionio",
     template="scoring/pads/nittionio.html",
     css="css/pads/nittionio.css",
     context=pad_context,
+    demo=DEMO,
+    evening_status=by_field("totals"),
 )
 register(PAD)

@@ -13,11 +13,14 @@ account the club has ever had, so ids are never reused across games.
 from __future__ import annotations
 
 import json
+import random
 
 import ledger
 from engine import polskt_pass as engine
 from engine.base import clockwise, left_of, right_of
 from ledger import opening
+from scoring.demo import Demo, Table, each
+from scoring.evening_status import by_money
 from scoring.games import Pad, names_of, register, short_names
 from scoring.models import Game, GameStatus
 
@@ -184,6 +187,56 @@ def _sheet_row(row: engine.DealRow, names: dict[str, str]) -> dict:
     }
 
 
+# --- the demo club's evenings (scoring.demo) -----------------------------------------------------
+
+
+def _demo_polskt_pass(state, rng: random.Random, table: Table) -> dict:
+    """Turn-ups as they come, the spelförare taking a trick a bit more often than the others;
+    la vola now and then; the evening ends after ``table.length`` deals."""
+    if state.phase == engine.DEAL:
+        # The evening ends after its deals once a bet is left to carry over (or the pot, or
+        # nothing, when it gets late).
+        played = len(state.sheet)
+        late = played - table.length
+        if late >= 0 and (state.betar or (state.pot_ore and late >= 3) or late >= 6):
+            return {"type": "end"}
+        ranks = engine.FIVE_PLAYER_RANKS if len(state.players) == 5 else engine.RANKS
+        rank = rng.choice([*ranks, engine.OTHER, engine.OTHER])
+        event = {
+            "type": "deal",
+            "suit": rng.choice(engine.SUITS),
+            "rank": rank,
+            "cutter_jack": rng.random() < 0.05,
+        }
+        if rank == "A" and not event["cutter_jack"]:
+            event["dealer_takes"] = rng.random() < 0.5
+        return event
+    current = state.current
+    if state.phase == engine.BIDDING:
+        if rng.random() < 0.45:
+            return {"type": "all_pass"}
+        player = rng.choice(state.players)
+        if current.round == 1:
+            return {"type": "bid", "player": player}
+        turned = current.turned_suit
+        suits = [s for s in engine.SUITS if player == current.forhand or s != turned]
+        return {"type": "bid", "player": player, "suit": rng.choice(suits)}
+    if engine.la_vola_possible(state) and rng.random() < 0.3:
+        return {"type": "la_vola", "player": current.trick_winners[0]}
+    spelforare = list(current.spelforare)
+    weights = [2 if p in spelforare else 1 for p in state.players]
+    return {"type": "trick", "winner": rng.choices(state.players, weights)[0]}
+
+
+DEMO = Demo(
+    each(_demo_polskt_pass),
+    (
+        Table(evening=1, number=2, players=4, start=0, hours=2.5, length=10),
+        Table(evening=2, number=2, players=4, start=0, hours=2.5, length=10),
+    ),
+)
+
+
 PAD = Pad(
     "polskt_pass",
     template="scoring/pads/polskt_pass.html",
@@ -191,5 +244,7 @@ PAD = Pad(
     context=pad_context,
     start_setup=start_setup,
     calculator="scoring.calculators.polskt_pass",
+    demo=DEMO,
+    evening_status=by_money,
 )
 register(PAD)

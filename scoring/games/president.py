@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import random
+
 from engine import president
+from scoring.demo import Demo, Table, each
+from scoring.evening_status import by_field
 from scoring.games import Pad, names_of, register
 
 
@@ -50,10 +54,27 @@ def pad_context(game, state: president.State, seats: list) -> dict:
     }
 
 
+# --- the demo club's evenings (scoring.demo) -----------------------------------------------------
+
+
+def _demo_president(state, rng: random.Random, table: Table) -> dict:
+    order = list(state.players)
+    rng.shuffle(order)
+    return {"type": "deal", "order": order}
+
+
+DEMO = Demo(
+    each(_demo_president),
+    (Table(evening=1, number=3, players=3, start=1, hours=0.75),),
+)
+
+
 PAD = Pad(
     "president",
     template="scoring/pads/president.html",
     css="css/pads/president.css",
     context=pad_context,
+    demo=DEMO,
+    evening_status=by_field("scores"),
 )
 register(PAD)

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import random
+
 from engine import stopp
+from scoring.demo import Demo, Table, each
+from scoring.evening_status import still_in
 from scoring.games import Pad, names_of, register
 
 
@@ -39,10 +43,27 @@ def pad_context(game, state: stopp.State, seats: list) -> dict:
     }
 
 
+# --- the demo club's evenings (scoring.demo) -----------------------------------------------------
+
+
+def _demo_stopp(state, rng: random.Random, table: Table) -> dict:
+    winner = rng.choice(state.active)
+    cards = {p: 0 if p == winner else rng.choice((0, 1, 1, 2, 2, 3, 4)) for p in state.active}
+    return {"type": "deal", "cards": cards}
+
+
+DEMO = Demo(
+    each(_demo_stopp),
+    (Table(evening=1, number=5, players=4, start=2.5, hours=0.75),),
+)
+
+
 PAD = Pad(
     "stopp",
     template="scoring/pads/stopp.html",
     css="css/pads/stopp.css",
     context=pad_context,
+    demo=DEMO,
+    evening_status=still_in("capitals", out="out"),
 )
 register(PAD)

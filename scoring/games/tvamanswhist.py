@@ -8,7 +8,12 @@ point per early trick, 2 per late) asks for the first player's early and late tr
 
 from __future__ import annotations
 
+import random
+from collections.abc import Sequence
+
 from engine import tvamanswhist
+from scoring.demo import Demo, Table, each
+from scoring.evening_status import Rival, per_player
 from scoring.games import Pad, names_of, register, short_names
 
 
@@ -66,10 +71,41 @@ def pad_context(game, state: tvamanswhist.State, seats: list) -> dict:
     }
 
 
+# --- the evening's board -------------------------------------------------------------------------
+
+
+def evening_status(snapshot: dict, players: Sequence[str]) -> list[Rival]:
+    # The match's measure first (engine.tvamanswhist._measures): points only in a points match.
+    rules = snapshot.get("rules") or {}
+    points = per_player(snapshot.get("points"), players)
+    deals = per_player(snapshot.get("deals_won"), players)
+    first, second = (
+        (points, deals)
+        if rules.get("points_to_win") and not rules.get("deals_to_win")
+        else (deals, points)
+    )
+    return [Rival((p,), (first[p], second[p]), str(first[p])) for p in players]
+
+
+# --- the demo club's evenings (scoring.demo) -----------------------------------------------------
+
+
+def _demo_tvamanswhist(state, rng: random.Random, table: Table) -> dict:
+    return {"type": "deal", "tricks": {rng.choice(state.players): rng.randint(3, 10)}}
+
+
+DEMO = Demo(
+    each(_demo_tvamanswhist),
+    (Table(evening=2, number=3, players=2, start=1, hours=0.75),),
+)
+
+
 PAD = Pad(
     "tvamanswhist",
     template="scoring/pads/tvamanswhist.html",
     css="css/pads/tvamanswhist.css",
     context=pad_context,
+    demo=DEMO,
+    evening_status=evening_status,
 )
 register(PAD)

@@ -3,9 +3,14 @@ each category and chip shows what its cards cost, from the engine's values."""
 
 from __future__ import annotations
 
+import random
+from typing import Any
+
 from django.utils.translation import gettext_lazy as _
 
 from engine import vandatta
+from scoring.demo import Demo, Table, each
+from scoring.evening_status import still_in
 from scoring.games import Pad, names_of, register
 
 # Chips per category: 0 up to this many cards (more than that: enter the minus points).
@@ -72,10 +77,38 @@ def pad_context(game, state: vandatta.State, seats: list) -> dict:
     }
 
 
+# --- the demo club's evenings (scoring.demo) -----------------------------------------------------
+
+
+def _demo_vandatta(state, rng: random.Random, table: Table) -> dict:
+    winner = rng.choice(state.active)
+    event: dict[str, Any] = {"type": "deal", "winner": winner}
+    for player in state.active:
+        if player == winner:
+            continue
+        counts = {
+            "eights": rng.choice((0, 0, 0, 1)),
+            "aces": rng.choice((0, 0, 1)),
+            "courts": rng.randint(0, 2),
+            "numbers": rng.randint(1, 3),
+        }
+        for category, count in counts.items():
+            event.setdefault(category, {})[player] = count
+    return event
+
+
+DEMO = Demo(
+    each(_demo_vandatta),
+    (Table(evening=1, number=6, players=3, start=2.5, hours=0.75),),
+)
+
+
 PAD = Pad(
     "vandatta",
     template="scoring/pads/vandatta.html",
     css="css/pads/vandatta.css",
     context=pad_context,
+    demo=DEMO,
+    evening_status=still_in("totals", out="eliminated"),
 )
 register(PAD)

@@ -4,9 +4,14 @@ rubber's score sheet, the last finished rubber, the evening so far, and the choi
 
 from __future__ import annotations
 
+import random
+from collections.abc import Sequence
+
 from django.utils.translation import gettext_lazy as _
 
 from engine import whist
+from scoring.demo import Demo, Table, each
+from scoring.evening_status import Rival, per_player, whole
 from scoring.forms import register_variant_fields
 from scoring.games import Pad, names_of, register
 
@@ -141,11 +146,55 @@ def _rubber(rubber: whist.RubberRow, labels: list[str], names: dict[str, str]) -
     }
 
 
+# --- the evening's board -------------------------------------------------------------------------
+
+
+def evening_status(snapshot: dict, players: Sequence[str]) -> list[Rival]:
+    """The evening's net rubber points, then games in the rubber being played, then the game's
+    score; shown as the figure that decides, leader first ("1–0")."""
+    sides = [tuple(side) for side in snapshot.get("sides") or [] if isinstance(side, list)]
+    games = snapshot.get("games") or []
+    scores = snapshot.get("scores") or []
+    if not sides or not len(games) == len(scores) == len(sides):
+        return []
+    points = per_player(snapshot.get("points"), players)
+    figures = [(points[side[0]], whole(games[i]), whole(scores[i])) for i, side in enumerate(sides)]
+    rivals = []
+    for i, side in enumerate(sides):
+        others = [f for j, f in enumerate(figures) if j != i]
+        best = max(others) if others else figures[i]
+        decide = next((k for k in range(3) if figures[i][k] != best[k]), 2)
+        mine, theirs = figures[i][decide], best[decide]
+        shown = f"{mine:+d}" if decide == 0 else f"{mine}–{theirs}"
+        rivals.append(Rival(side, figures[i], shown))
+    return rivals
+
+
+# --- the demo club's evenings (scoring.demo) -----------------------------------------------------
+
+
+def _demo_whist(state, rng: random.Random, table: Table) -> dict:
+    if len(state.rubbers) >= 2:
+        return {"type": "end_evening"}
+    event = {"type": "deal", "tricks": {str(rng.randint(0, 1)): rng.choice((7, 7, 7, 8, 8, 9, 10))}}
+    held = rng.choice((2, 2, 2, 1, 3, 1, 3, 0, 4))  # side 0's honours; side 1 held the rest
+    event["honours"] = f"{held}-{4 - held}"
+    return event
+
+
+DEMO = Demo(
+    each(_demo_whist),
+    (Table(evening=0, number=2, players=4, start=0, hours=2.5),),
+)
+
+
 PAD = Pad(
     "whist",
     template="scoring/pads/whist.html",
     css="css/pads/whist.css",
     context=pad_context,
     calculator="scoring.calculators.whist",
+    demo=DEMO,
+    evening_status=evening_status,
 )
 register(PAD)
