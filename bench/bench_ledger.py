@@ -33,9 +33,9 @@ from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.urls import reverse  # noqa: E402
 
+import ledger  # noqa: E402
 from club.members import add_member  # noqa: E402
 from club.models import Club, Role, User  # noqa: E402
-from ledger import services as ledger  # noqa: E402
 from ledger.models import Account, Entry, Transaction  # noqa: E402
 
 MEMBERS = sized(200, quick=20)

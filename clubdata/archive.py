@@ -4,7 +4,7 @@ The format is documented in docs/club-archive.md; in short:
 
 - ``manifest.json``: the format's name and version, this instance's schema (the newest migration
   of every app), when and where it was made, the club's slug and name, the audit chain's head at
-  the source (``ledger.services.audit_head``), the number of rows per table and each data file's
+  the source (``ledger.audit_head``), the number of rows per table and each data file's
   SHA-256;
 - ``data/<app>.<model>.json``, one file per table (``TABLES``, in the order an import writes
   them): a JSON list of rows, each the model's concrete fields by attribute name (``club_id``,
@@ -38,6 +38,7 @@ from django.db import DEFAULT_DB_ALIAS, connections, models
 from django.db.migrations.loader import MigrationLoader
 from django.utils import timezone
 
+import ledger
 from club.models import Club, Member, Membership, Season, User
 from evenings.models import (
     Attendee,
@@ -49,7 +50,6 @@ from evenings.models import (
 )
 from evenings.models import Table as EveningTable
 from league.models import GameResult, HeadToHead, LeagueProgress, OwedResult, RatingPoint, Standing
-from ledger import services as ledger
 from ledger.models import (
     Account,
     AuditRecord,

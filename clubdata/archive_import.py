@@ -22,7 +22,7 @@ a sentence a person can act on, so a refused archive changes nothing:
    archive's SHA-256), then every source record with the new ids. Records of transactions and
    closings keep what the source recorded (only the ids change), so an amount edited in the
    archive disagrees with its record and ``verify_books`` refuses the import.
-5. ``ledger.services.verify_books`` on the new club: anything red rolls everything back.
+5. ``ledger.verify_books`` on the new club: anything red rolls everything back.
 """
 
 from __future__ import annotations
@@ -44,10 +44,11 @@ from django.db import DatabaseError, connection, models, transaction
 from django.db.migrations.loader import MigrationLoader
 from django.utils import timezone
 
+import ledger
 from club.models import Club, User
 from clubdata import archive
 from clubdata.archive import ArchiveError, Spec
-from ledger import services as ledger
+from ledger import audit
 from ledger.models import AuditRecord
 
 # Zip bombs: the most an archive may unpack to, and the most one member may grow by.
@@ -394,7 +395,7 @@ def source_seals_verify(loaded: Loaded) -> bool:
     chain was changed since it was sealed."""
     for row in loaded.rows["ledger.auditrecord"]:
         record = AuditRecord(**row)
-        if ledger._seal(record) != row["digest"]:
+        if audit._seal(record) != row["digest"]:
             return False
     return True
 
@@ -680,7 +681,7 @@ def _rebuild_chain(club: Club, loaded: Loaded, ids: Ids, source: dict) -> None:
             seq=1,
             action=AuditRecord.Action.IMPORT,
             subject="import",
-            data=json.loads(ledger._canonical({"source": source})),
+            data=json.loads(audit._canonical({"source": source})),
             by=None,
             at=now,
             prev_digest=ledger.GENESIS,
@@ -699,13 +700,13 @@ def _rebuild_chain(club: Club, loaded: Loaded, ids: Ids, source: dict) -> None:
                 period_id=ids.new("ledger.period", period, where) if period else None,
                 by_id=ids.new("club.user", row["by_id"], where) if row["by_id"] else None,
                 at=row["at"],
-                data=json.loads(ledger._canonical(_record_data(row, ids, where))),
+                data=json.loads(audit._canonical(_record_data(row, ids, where))),
             )
         )
     prev = ledger.GENESIS
     for record in records:
         record.prev_digest = prev
-        record.digest = prev = ledger._seal(record)
+        record.digest = prev = audit._seal(record)
     AuditRecord.objects.bulk_create(records, batch_size=BATCH)
 
 

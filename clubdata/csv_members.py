@@ -31,10 +31,10 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+import ledger
 from club import members
 from club.models import Club, Member, Role, User
 from core import inputs
-from ledger import services as ledger
 from ledger.models import AuditRecord
 
 MAX_BYTES = 1_000_000

@@ -67,9 +67,9 @@ from django.db.models import Q
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+import ledger
 from club import members
 from club.models import Club, Member, Membership, Role, User
-from ledger import services as ledger
 from ledger.models import Account, AccountKind, AuditRecord, ExportJob, Transaction
 
 

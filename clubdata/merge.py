@@ -45,11 +45,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import league
+import ledger
 from club import members as club_members
 from club.models import Club, Member, User
 from evenings.models import Attendee
 from league.models import GameResult
-from ledger import services as ledger
 from ledger.models import Account, AuditRecord, Source, Transaction
 from scoring import audit, recording
 from scoring.models import GameStatus, Seat

@@ -34,13 +34,13 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 
+import ledger
 from club.models import Member, Membership, Role
 from core.money import format_ore
 from engine import registry
 from evenings.models import Attendee
 from league.models import GameResult, Standing
 from ledger import exports, statements
-from ledger import services as ledger
 from ledger.models import Account
 from scoring.models import Seat
 

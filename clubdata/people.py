@@ -25,9 +25,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+import ledger
 from club import members
 from club.models import Club, Member, Role
-from ledger import services as ledger
 from ledger.models import Account
 
 

@@ -4,7 +4,7 @@ Sections, each a form of its own that saves only its fields: the club (name, Swi
 games it plays and each one's default options, the league (points, provisional games, skunks,
 money on the public link), the evenings (``evenings.services.save_options``), and the money
 ceiling (``Club.max_amount_ore``, at most the instance's ``settings.MAX_AMOUNT_ORE``: see
-``ledger.services.amount_ceiling``, which every posting and money form asks).
+``ledger.amount_ceiling``, which every posting and money form asks).
 
 A game's default options are built from the same fields as the start form
 (``scoring.forms.rule_fields``) and checked by the same engine call as a game's start
@@ -31,6 +31,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+import ledger
 from club.forms import MemberForm
 from club.models import Club, User
 from core import inputs
@@ -42,7 +43,6 @@ from evenings.forms import OptionsForm
 from evenings.models import EveningOptions, FeeKind, PotPolicy
 from league.forms import LeagueSettingsForm
 from league.tasks import recompute_club_task
-from ledger import services as ledger
 from ledger.models import AuditRecord, DuesPlan
 from scoring import recording
 from scoring.forms import chosen_options, rule_fields

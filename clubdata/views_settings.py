@@ -16,13 +16,13 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+import ledger
 from club.access import club_view
 from club.models import Club, Role
 from clubdata import settings as club_settings
 from core.money import format_ore
 from engine import registry
 from evenings.models import EveningOptions
-from ledger import services as ledger
 
 SECTIONS = ("club", "games", "league", "evenings", "ceiling")
 

@@ -28,7 +28,7 @@ if not SECRET_KEY:
     if not DEBUG:
         raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off")
     SECRET_KEY = DEVELOPMENT_SECRET_KEY
-# Seals the audit trail (ledger.services): an HMAC key kept out of the database and the repository,
+# Seals the audit trail (ledger.audit): an HMAC key kept out of the database and the repository,
 # so that someone who can write to the database cannot recompute the chain after an edit.
 AUDIT_KEY = env_secret("AUDIT_KEY", debug=DEBUG, development=DEVELOPMENT_AUDIT_KEY)
 # Both development values are public (this file): production refuses them (config.checks, whose
@@ -292,7 +292,7 @@ DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL") or "Protokoll <protokoll@loca
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
 # Money: the club-level ceiling on any single amount in öre (a payment, transfer, fee, stake),
-# enforced by ledger.services and the forms; the rules engine's own bound (engine.base) is the
+# enforced by ledger.postings and the forms; the rules engine's own bound (engine.base) is the
 # default, so a club may lower the ceiling but not raise it above 1 000 000 kr.
 MAX_AMOUNT_ORE = env_int("MAX_AMOUNT_ORE", ENGINE_MAX_AMOUNT_ORE)
 if not 1 <= MAX_AMOUNT_ORE <= ENGINE_MAX_AMOUNT_ORE:
@@ -378,7 +378,7 @@ LOGGING = {
         "celery.app.trace": {"level": "WARNING" if CELERY_TASK_ALWAYS_EAGER else "INFO"},
         # django-axes says INFO for every login and logout; failures and lockouts are WARNING.
         "axes": {"level": "WARNING"},
-        # The daily audit heads are kept whatever LOG_LEVEL says (ledger.services.log_audit_heads).
+        # The daily audit heads are kept whatever LOG_LEVEL says (ledger.audit.log_audit_heads).
         "protokoll.audit": {"level": "INFO"},
     },
 }

@@ -4,7 +4,7 @@ from django.contrib import admin
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
-    """Rows that one service writes (the books: ledger.services; a game: scoring.recording): the
+    """Rows that one service writes (the books: ledger.postings; a game: scoring.recording): the
     admin may look, never touch."""
 
     def has_add_permission(self, request, obj=None) -> bool:

@@ -10,9 +10,9 @@ class EveningsConfig(AppConfig):
         from django.db.models.signals import post_save
 
         import league
+        import ledger
         from evenings import drives, memos, pots, services
         from evenings.models import EveningOptions
-        from ledger import services as ledger
 
         # A whist drive's results rank in the league like a game's.
         league.register_game_name(drives.LEAGUE_KEY, _("Whist drive"))

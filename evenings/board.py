@@ -19,10 +19,10 @@ from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
 
+import ledger
 from engine import registry
 from evenings import services
 from evenings.models import Evening, Table
-from ledger import services as ledger
 
 
 @dataclass(frozen=True)

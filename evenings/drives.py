@@ -36,12 +36,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 import league
+import ledger
 from club.models import Club, User
 from engine import whist_drive as engine
 from engine.errors import EngineError
 from evenings.models import Attendee, Drive, DriveReport, Evening
 from evenings.services import EveningError, attendee_account, options_for, prize_pool
-from ledger import services as ledger
 from ledger.models import Source, Transaction
 
 LEAGUE_KEY = "whist_drive"  # what the league ranks a drive's results as

@@ -8,8 +8,8 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+import ledger
 from club.models import Club, Member
-from ledger import services as ledger
 from ledger.models import Transaction
 
 

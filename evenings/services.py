@@ -60,6 +60,7 @@ from django.db.models import Q, Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+import ledger
 from club.models import Club, Member, User
 from engine import registry
 from evenings import pots
@@ -75,7 +76,6 @@ from evenings.models import (
 )
 from league.models import GameResult
 from ledger import ownership, settle
-from ledger import services as ledger
 from ledger.models import Account, AccountKind, Entry, Source, Transaction
 
 

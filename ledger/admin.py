@@ -1,4 +1,4 @@
-"""Admin for the books. Rows that ``ledger.services`` writes are read-only: corrections are
+"""Admin for the books. Rows that ``ledger.postings`` writes are read-only: corrections are
 reversals."""
 
 from django.contrib import admin

@@ -24,8 +24,9 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from club.models import Club, Member, User
-from ledger import services as ledger
+from ledger.accounts import member_account, system_account
 from ledger.models import AccountKind, DuesPlan, Source, Transaction
+from ledger.postings import check_amount, legs_for_transfer, post
 
 log = logging.getLogger(__name__)
 
@@ -65,7 +66,7 @@ class DuesRun:
 def save_plan(club: Club, fee_ore: int, interval: str, active: bool) -> DuesPlan:
     """Set the club's fee; a fee above the ceiling (``ledger.check_amount``) is refused here,
     not member by member in the nightly run."""
-    ledger.check_amount(fee_ore, club)
+    check_amount(fee_ore, club)
     if fee_ore <= 0:
         raise ValidationError(_("The fee must be more than 0."), code="zero")
     plan, _created = DuesPlan.objects.update_or_create(
@@ -87,7 +88,7 @@ def charge_dues(club: Club, by: User | None = None, today: Date | None = None) -
         Transaction.objects.filter(club=club, key__in=keys.values()).values_list("key", flat=True)
     )
     run = DuesRun(period=period, already=len(done))
-    income = ledger.system_account(club, AccountKind.DUES_INCOME)
+    income = system_account(club, AccountKind.DUES_INCOME)
     # Stored memos are in the club's language, whoever (or whatever) runs the charge.
     with translation.override(settings.LANGUAGE_CODE):
         memo_text = _("Membership fee %(period)s")
@@ -95,11 +96,11 @@ def charge_dues(club: Club, by: User | None = None, today: Date | None = None) -
         key = keys[member.pk]
         if key in done:
             continue
-        account = ledger.member_account(member)
+        account = member_account(member)
         try:
-            ledger.post(
+            post(
                 club,
-                ledger.legs_for_transfer(account, income, plan.fee_ore),
+                legs_for_transfer(account, income, plan.fee_ore),
                 memo_text % {"period": period.label},
                 Source.DUES,
                 by,

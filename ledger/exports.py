@@ -1,229 +1,63 @@
-"""What leaves the books: CSV files for a spreadsheet, season statements to print or as PDF.
+"""Exports a treasurer or member asks for and a worker makes: the jobs, from the request to
+the finished file, and the PDF.
 
-CSV
-    Transactions (one line per entry, so a spreadsheet can sum by account) and balances (one
-    line per account). The language is the one the page was shown in: Swedish files use ";"
-    between fields and a decimal comma (what Swedish Excel and LibreOffice expect), English
-    ones "," and a decimal point. Column names and the few fixed words are written here per
-    language rather than through gettext: a file format must not change its header because a
-    translation was edited, and a spreadsheet that reads "Belopp (kr)" keeps working. Files
-    start with a UTF-8 byte order mark, without which Excel mangles å, ä and ö. Amounts are
-    decimal kronor (``-12,50``); balances as people read them (cash in the box positive).
-    Rows are produced lazily so the view can stream a club's whole history. Free text that a
-    spreadsheet would run as a formula ("=HYPERLINK(…)" as a memo or a name) is written with a
-    leading apostrophe (``text_cell``); amounts are never touched, so ``-12,50`` stays a number.
-
-Season statements
-    ``build_season_statement(job)`` renders, for every member (or one), the season's
-    statement of their account — opening balance, a line per game and per payment or dues
-    (``ledger.statements``) with the running balance, closing balance, totals by source — as one
-    document, one member per A4 page: printable HTML, or (``params["format"] == "pdf"``) a PDF
-    that WeasyPrint makes from that same HTML. Dates are written 2026-11-24 and amounts
-    "1 234,50 kr" (Swedish; "SEK 1,234.50" in English). The PDF is kept in ``content`` as
-    base64 text (``job_pdf`` reads it back), so a PDF job needs no column of its own; WeasyPrint
-    fetches nothing, no file and no URL. The build runs in a Celery task and writes its
-    progress to the ``ExportJob`` row after each member; the job page polls that.
-    ``request_season_statement`` is what the page calls: the same statement asked for again
-    (a double tap, twenty taps, a second treasurer) while one is being built, or after one was
-    built that the books have not changed since, is that job — one build, not twenty, which
-    without a broker would each hold a web worker for the build's second.
+An export is an ``ExportJob`` row (today: a season statement, ``ledger.season_statements``
+builds its document). ``request_season_statement`` is what the page calls: the same statement
+asked for again (a double tap, twenty taps, a second treasurer) while one is being built, or
+after one was built that the books have not changed since, is that job — one build, not
+twenty, which without a broker would each hold a web worker for the build's second. A
+document is printable HTML, or (``params["format"] == "pdf"``) a PDF that WeasyPrint makes
+from that same HTML (``html_to_pdf``), kept in ``content`` as base64 text (``job_pdf`` reads
+it back), so a PDF job needs no column of its own; WeasyPrint fetches nothing, no file and no
+URL.
 
 Jobs that die
     Nothing is left ``running`` or ``pending`` for ever. The request queues the build with
     ``core.tasks.enqueue_on_commit``, which never lets a broker error reach the treasurer: a job
     the broker did not take stays ``pending`` and the beat's sweep (``sweep_jobs``, every
     minute) queues it again once it has waited ``PENDING_GRACE``, until a worker takes it.
-    A build begins by claiming its job (``pending`` → ``running``, a conditional update that
-    must change one row), so a job queued twice is built once, and every later write of that
-    build is conditional on its claim (status and ``attempts``): a build that lost its job
-    writes nothing. The task acks late, is given back to the queue if its worker is lost, and
-    has a soft and a hard time limit (``SOFT_TIME_LIMIT``, ``TIME_LIMIT``); the soft one, or
-    any error, marks the job failed with a message in the job's language. ``updated_at`` is the
-    heartbeat, moved at each member: a ``running`` job whose heartbeat has stood still for
-    longer than the hard time limit (``STALE_AFTER``) has lost its worker, and the sweep
-    queues it once more (``MAX_ATTEMPTS`` builds in all), then marks it failed ("the worker
-    stopped"). The job page shows a failed job's message and a "Try again" button (its own
-    one-time key: a double tap makes one job), which asks for the same statement afresh. The
-    same statement asked for again never opens a failed or dead job; a ``pending`` one is
-    opened and queued again if it has waited longer than ``PENDING_GRACE``.
+    A build begins by claiming its job (``claim_job``: ``pending`` → ``running``, a conditional
+    update that must change one row), so a job queued twice is built once, and every later
+    write of that build is conditional on its claim (status and ``attempts``, ``owned_job``):
+    a build that lost its job writes nothing. The task acks late, is given back to the queue
+    if its worker is lost, and has a soft and a hard time limit (``SOFT_TIME_LIMIT``,
+    ``TIME_LIMIT``); the soft one, or any error, marks the job failed with a message in the
+    job's language (``fail_job``). ``updated_at`` is the heartbeat, moved at each member: a
+    ``running`` job whose heartbeat has stood still for longer than the hard time limit
+    (``STALE_AFTER``) has lost its worker, and the sweep queues it once more (``MAX_ATTEMPTS``
+    builds in all), then marks it failed ("the worker stopped"). The job page shows a failed
+    job's message and a "Try again" button (its own one-time key: a double tap makes one
+    job), which asks for the same statement afresh. The same statement asked for again never
+    opens a failed or dead job; a ``pending`` one is opened and queued again if it has waited
+    longer than ``PENDING_GRACE``.
+
+The build is queued by its task's name (``BUILD_TASK``, in Celery's registry, where
+``LedgerConfig.ready`` puts ``ledger.tasks``): ``ledger.tasks`` imports this module for the
+sweep and the limits, so this module does not import the tasks back.
 """
 
 from __future__ import annotations
 
 import base64
-import csv
-import io
 import logging
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
-from datetime import date as Date
 from datetime import timedelta
 
-from celery.exceptions import SoftTimeLimitExceeded
+from celery import current_app
 from django.db import transaction
-from django.db.models import F, Q
-from django.template.loader import render_to_string
+from django.db.models import F
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from club.models import Club, Member, Season, User
-from core.money import ore_to_decimal_text
 from core.tasks import enqueue_on_commit
-from ledger import services as ledger
-from ledger import statements
-from ledger.models import DEBIT_NORMAL_KINDS, Account, AccountKind, Entry, ExportJob, Transaction
+from ledger.csv_files import csv_language
+from ledger.models import ExportJob, Transaction
 
 log = logging.getLogger(__name__)
 
-LANGUAGES = ("sv", "en")
-DELIMITERS = {"sv": ";", "en": ","}
-BOM = "\ufeff"
-
-TRANSACTION_HEADERS = {
-    "sv": ["Datum", "Verifikation", "Text", "Källa", "Konto", "Kontotyp", "Belopp (kr)", "Rättar"],
-    "en": [
-        "Date",
-        "Transaction",
-        "Memo",
-        "Source",
-        "Account",
-        "Account type",
-        "Amount (SEK)",
-        "Corrects",
-    ],
-}
-BALANCE_HEADERS = {
-    "sv": ["Konto", "Kontotyp", "Saldo (kr)", "Stängt"],
-    "en": ["Account", "Account type", "Balance (SEK)", "Closed"],
-}
-SOURCE_WORDS = {
-    "sv": {
-        "manual": "manuell",
-        "game": "spel",
-        "dues": "avgift",
-        "settlement": "avräkning",
-        "evening": "klubbkväll",
-    },
-    "en": {
-        "manual": "manual",
-        "game": "game",
-        "dues": "dues",
-        "settlement": "settlement",
-        "evening": "club evening",
-    },
-}
-KIND_WORDS = {
-    "sv": {
-        "member": "medlem",
-        "pot": "pott",
-        "bet": "bet",
-        "treasury": "klubbkassa",
-        "dues_income": "avgiftsintäkter",
-        "expenses": "utgifter",
-        "cash": "kontanter",
-    },
-    "en": {
-        "member": "member",
-        "pot": "pot",
-        "bet": "bet",
-        "treasury": "treasury",
-        "dues_income": "dues income",
-        "expenses": "expenses",
-        "cash": "cash",
-    },
-}
-YES = {"sv": "ja", "en": "yes"}
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
-
-def text_cell(value: str) -> str:
-    """Free text (a memo, a name) as a spreadsheet must show it: a cell starting with ``=``,
-    ``+``, ``-``, ``@``, tab or CR would be read as a formula, so it gets a leading apostrophe
-    (OWASP, CSV injection). Amounts are written by the app from integers and stay numbers."""
-    return "'" + value if value.startswith(FORMULA_STARTS) else value
-
-
-def csv_language(language: str | None) -> str:
-    language = (language or "sv")[:2]
-    return language if language in LANGUAGES else "sv"
-
-
-def csv_lines(header: list[str], rows: Iterable[list[str]], language: str) -> Iterator[str]:
-    """The file as text chunks: BOM and header first, then one chunk per row."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, delimiter=DELIMITERS[language], lineterminator="\r\n")
-
-    def flush() -> str:
-        text = buffer.getvalue()
-        buffer.seek(0)
-        buffer.truncate()
-        return text
-
-    writer.writerow(header)
-    yield BOM + flush()
-    for row in rows:
-        writer.writerow(row)
-        yield flush()
-
-
-def transaction_rows(
-    club: Club, language: str, start: Date | None = None, end: Date | None = None
-) -> Iterator[list[str]]:
-    entries = Entry.objects.filter(transaction__club=club)
-    if start is not None:
-        entries = entries.filter(date__gte=start)
-    if end is not None:
-        entries = entries.filter(date__lte=end)
-    entries = entries.select_related("transaction", "account").order_by(
-        "date", "transaction_id", "id"
-    )
-    sources, kinds = SOURCE_WORDS[language], KIND_WORDS[language]
-    for entry in entries.iterator(chunk_size=2000):
-        tx = entry.transaction
-        yield [
-            entry.date.isoformat(),
-            str(tx.pk),
-            text_cell(tx.memo),
-            sources.get(tx.source, tx.source),
-            text_cell(entry.account.label),
-            kinds.get(entry.account.kind, entry.account.kind),
-            ore_to_decimal_text(entry.amount_ore, language),
-            str(tx.reverses_id or ""),
-        ]
-
-
-def transactions_csv(
-    club: Club, language: str, start: Date | None = None, end: Date | None = None
-) -> Iterator[str]:
-    language = csv_language(language)
-    return csv_lines(
-        TRANSACTION_HEADERS[language], transaction_rows(club, language, start, end), language
-    )
-
-
-def balance_rows(club: Club, language: str, at: Date | None = None) -> Iterator[list[str]]:
-    accounts = Account.objects.for_club(club).order_by("kind", "name")
-    at_date = ledger.balances_at(club, at) if at is not None else None
-    kinds = KIND_WORDS[language]
-    for account in accounts:
-        amount = account.balance_ore if at_date is None else at_date.get(account.pk, 0)
-        if account.kind in DEBIT_NORMAL_KINDS:
-            amount = -amount
-        yield [
-            text_cell(account.label),
-            kinds.get(account.kind, account.kind),
-            ore_to_decimal_text(amount, language),
-            YES[language] if account.closed_at else "",
-        ]
-
-
-def balances_csv(club: Club, language: str, at: Date | None = None) -> Iterator[str]:
-    language = csv_language(language)
-    return csv_lines(BALANCE_HEADERS[language], balance_rows(club, language, at), language)
-
-
-# --- season statements -----------------------------------------------------------------------
+# The task that builds a job's document (``ledger.tasks.build_statement_task``), by its name.
+BUILD_TASK = "ledger.tasks.build_statement_task"
 
 
 # How long an identical request may be answered with an earlier job.
@@ -316,9 +150,7 @@ def _still_current(job: ExportJob) -> bool:
 
 
 def _queue(job_id: int) -> None:
-    from ledger.tasks import build_statement_task  # noqa: PLC0415 - ledger.tasks imports this module
-
-    enqueue_on_commit(build_statement_task, job_id)
+    enqueue_on_commit(current_app.tasks[BUILD_TASK], job_id)
 
 
 def _queue_again(job: ExportJob, now) -> bool:
@@ -368,7 +200,7 @@ def sweep_jobs() -> dict[str, int]:
     for job in lost:
         if job.attempts < MAX_ATTEMPTS:
             retried = (
-                _owned(job.pk, job.attempts)
+                owned_job(job.pk, job.attempts)
                 .filter(updated_at=job.updated_at)
                 .update(status=ExportJob.Status.PENDING, done=0, updated_at=now)
             )
@@ -376,18 +208,18 @@ def sweep_jobs() -> dict[str, int]:
                 log.warning("export %s lost its worker; queued again", job.pk)
                 _queue(job.pk)
                 counts["retried"] += 1
-        elif _fail(job, job.attempts, WORKER_LOST):
+        elif fail_job(job, job.attempts, WORKER_LOST):
             log.warning("export %s lost its worker %s times; failed", job.pk, job.attempts)
             counts["failed"] += 1
     return counts
 
 
-def _owned(job_id: int, attempt: int):
+def owned_job(job_id: int, attempt: int):
     """The job, as long as it is still the running build ``attempt``'s."""
     return ExportJob.objects.filter(pk=job_id, status=ExportJob.Status.RUNNING, attempts=attempt)
 
 
-def _claim(job_id: int) -> int | None:
+def claim_job(job_id: int) -> int | None:
     """Take a waiting job for this build: its attempt number, or None if it is not waiting
     (taken by another build, done, failed: a message delivered twice does nothing)."""
     with transaction.atomic():
@@ -404,13 +236,13 @@ def _claim(job_id: int) -> int | None:
         return ExportJob.objects.values_list("attempts", flat=True).get(pk=job_id)
 
 
-def _fail(job: ExportJob, attempt: int, message) -> bool:
+def fail_job(job: ExportJob, attempt: int, message) -> bool:
     """Mark build ``attempt`` of the job failed with ``message`` in the job's language."""
     with translation.override(csv_language(job.params.get("language"))):
         error = str(message)
     now = timezone.now()
     return bool(
-        _owned(job.pk, attempt).update(
+        owned_job(job.pk, attempt).update(
             status=ExportJob.Status.FAILED, error=error[:300], finished_at=now, updated_at=now
         )
     )
@@ -443,88 +275,6 @@ def start_season_statement(
         requested_by=by,
         key=key,
     )
-
-
-def statement_members(club: Club, season: Season, member_id: int | None) -> list[Member]:
-    members = Member.objects.for_club(club)
-    if member_id:
-        return list(members.filter(pk=member_id))
-    # Everyone active, and anyone gone who still had money moving by the season's end.
-    moved = Entry.objects.filter(date__lte=season.end, account__kind=AccountKind.MEMBER)
-    return list(
-        members.filter(Q(active=True) | Q(accounts__in=moved.values("account_id")))
-        .distinct()
-        .order_by("name")
-    )
-
-
-@dataclass(frozen=True)
-class MemberStatement:
-    member: Member
-    statement: ledger.Statement
-    lines: list[statements.Line]
-    by_source: list[tuple[str, int]]
-
-
-def _by_source(stmt: ledger.Statement, language: str) -> list[tuple[str, int]]:
-    totals: dict[str, int] = {}
-    for row in stmt.rows:
-        source = row.entry.transaction.source
-        totals[source] = totals.get(source, 0) + row.amount_ore
-    words = SOURCE_WORDS[language]
-    return [(words.get(s, s), amount) for s, amount in sorted(totals.items())]
-
-
-def build_season_statement(job_id: int) -> ExportJob:
-    """Claim the job and render its document, recording progress (the heartbeat) after each
-    member. A job that is not waiting is returned as it is. Safe to run twice."""
-    attempt = _claim(job_id)
-    job = ExportJob.objects.select_related("club").get(pk=job_id)
-    if attempt is None:
-        return job
-    params = job.params
-    language = csv_language(params.get("language"))
-    try:
-        season = Season.objects.get(pk=params["season"], club=job.club)
-        members = statement_members(job.club, season, params.get("member"))
-        _owned(job.pk, attempt).update(total=len(members), updated_at=timezone.now())
-        done: list[MemberStatement] = []
-        for index, member in enumerate(members, start=1):
-            stmt = ledger.statement(ledger.member_account(member), season.start, season.end)
-            lines = statements.statement_lines(stmt)
-            done.append(MemberStatement(member, stmt, lines, _by_source(stmt, language)))
-            _owned(job.pk, attempt).update(done=index, updated_at=timezone.now())
-        with translation.override(language):
-            content = render_to_string(
-                "ledger/export_statement_document.html",
-                {
-                    "club": job.club,
-                    "season": season,
-                    "statements": done,
-                    "title": job.title,
-                    "made_at": timezone.now(),
-                    "language": language,
-                },
-            )
-        if statement_format(params.get("format")) == "pdf":
-            content = base64.b64encode(html_to_pdf(content)).decode("ascii")
-    except SoftTimeLimitExceeded:
-        log.warning("export %s took longer than %s s", job.pk, SOFT_TIME_LIMIT)
-        _fail(job, attempt, TOO_SLOW)
-    except Exception:
-        # The page must show that it failed, with or without a worker; the log has the rest.
-        log.exception("export %s failed", job.pk)
-        _fail(job, attempt, BROKEN)
-    else:
-        now = timezone.now()
-        _owned(job.pk, attempt).update(
-            status=ExportJob.Status.DONE, content=content, finished_at=now, updated_at=now
-        )
-    job.refresh_from_db()
-    return job
-
-
-# --- PDF -----------------------------------------------------------------------------------
 
 
 def html_to_pdf(html: str) -> bytes:

@@ -13,7 +13,7 @@ from core.forms import IdempotentForm
 from core.money import KronorField, format_ore
 from ledger.models import DuesPlan
 from ledger.payments import NEEDS_MEMBER, PaymentKind
-from ledger.services import check_amount
+from ledger.postings import check_amount
 
 
 def _today():

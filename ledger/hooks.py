@@ -9,13 +9,13 @@ from django.http import HttpRequest
 
 from club import panels
 from club.models import Member
-from ledger import services
+from ledger.accounts import member_account
 from ledger.models import Account, AccountKind
 
 
 def open_member_account(sender, instance: Member, created: bool, raw: bool = False, **kwargs):
     if created and not raw:
-        services.member_account(instance)
+        member_account(instance)
 
 
 def home_panel(request: HttpRequest) -> dict:
@@ -25,7 +25,7 @@ def home_panel(request: HttpRequest) -> dict:
         .exclude(kind=AccountKind.BET, balance_ore=0)
         .order_by("-kind", "name")  # the pots, then the outstanding betar
     )
-    return {"own": services.member_account(request.member), "pots": pots}
+    return {"own": member_account(request.member), "pots": pots}
 
 
 def connect() -> None:

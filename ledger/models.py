@@ -8,7 +8,7 @@ has" — members, pots, betar, the treasury, dues income — a positive balance 
 expenses are debit-normal: their balances are negative when the box holds money or the club
 has spent some, and pages show them negated (``Account.shown_balance``).
 
-Only ``ledger.services`` writes Transaction and Entry rows. The tables were ``club_*`` until
+Only ``ledger.postings`` writes Transaction and Entry rows. The tables were ``club_*`` until
 the ledger became an app of its own (migrations ``ledger.0001``/``0002`` moved them without
 touching a row).
 """
@@ -209,7 +209,7 @@ class Transaction(models.Model):
 
     @property
     def is_game_money(self) -> bool:
-        """Moved by a game: only the game's undo and void may take it back (ledger.services)."""
+        """Moved by a game: only the game's undo and void may take it back (ledger.postings)."""
         return self.source == Source.GAME or self.game_id is not None
 
 
@@ -288,7 +288,7 @@ class AuditRecord(models.Model):
     and every entry; a closing; a game event); ``subject`` names it (``transaction:5``,
     ``game:17:event:4``). ``digest`` is an HMAC with ``settings.AUDIT_KEY`` over the previous
     record's digest and all of this, so the chain cannot be recomputed without the key. See
-    ``ledger.services`` (the audit trail) and ``manage.py check_ledger``.
+    ``ledger.audit`` (the audit trail) and ``manage.py check_ledger``.
     """
 
     class Action(models.TextChoices):

@@ -13,7 +13,7 @@ club owes members and the treasury). Signs as everywhere in the books (credit po
     opening equity  the rest (cash − pots − betar − members − treasury)
 
 Once per club: a second opening is refused while the first stands; a wrong one is corrected
-by reversing it (the transaction page, ``ledger.services.reverse``), after which a new one may
+by reversing it (the transaction page, ``ledger.postings.reverse``), after which a new one may
 be posted under the next key (``opening``, ``opening:2``, ``opening:3`` …). The check for a
 standing opening and the posting happen under the club's row lock, so two treasurers opening
 at once post one; the form's one-time submission (the transaction's ``ref``) tells a double tap,
@@ -50,7 +50,7 @@ from django.utils.translation import gettext as _
 from club.models import Club, Member, User
 from core.money import format_ore
 from engine import registry
-from ledger import services as ledger
+from ledger.accounts import member_account, system_account
 from ledger.models import (
     DEBIT_NORMAL_KINDS,
     Account,
@@ -60,6 +60,8 @@ from ledger.models import (
     Source,
     Transaction,
 )
+from ledger.postings import LedgerError, post
+from ledger.pots import game_bet, game_bet_balances, game_bet_key, game_pot, game_pot_key
 
 OPENING_KEY = "opening"
 REF_PREFIX = "opening:"
@@ -138,7 +140,7 @@ class Opening:
 
     def lines(self) -> list[Line]:
         lines = [
-            Line("pot", ledger_label(AccountKind.POT, ledger.game_pot_key(key)), amount)
+            Line("pot", ledger_label(AccountKind.POT, game_pot_key(key)), amount)
             for key, amount in self.pots.items()
             if amount
         ]
@@ -191,12 +193,10 @@ def opening_memo(day: Date) -> str:
 def check_date(club: Club, day: Date) -> None:
     """An opening is dated today or earlier, outside the closed periods."""
     if day > timezone.localdate():
-        raise ledger.LedgerError(
-            _("The opening cannot be dated in the future."), code="future_date"
-        )
+        raise LedgerError(_("The opening cannot be dated in the future."), code="future_date")
     period = Period.objects.filter(club=club, start__lte=day, end__gte=day).first()
     if period is not None:
-        raise ledger.LedgerError(
+        raise LedgerError(
             _("%(date)s lies in the closed period %(period)s; choose a later date.")
             % {"date": day.isoformat(), "period": period.name},
             code="closed_period",
@@ -208,13 +208,13 @@ def check_opening(club: Club, opening: Opening) -> None:
     check_date(club, opening.date)
     limit = ceiling(club)
     if not opening.lines():
-        raise ledger.LedgerError(_("The opening holds no amounts."), code="empty")
+        raise LedgerError(_("The opening holds no amounts."), code="empty")
     pots, bets = set(pot_games(club)), set(bet_games(club))
     if set(opening.pots) - pots or any(bet.game_key not in bets for bet in opening.bets):
-        raise ledger.LedgerError(_("That game has no pot or bets here."), code="game")
+        raise LedgerError(_("That game has no pot or bets here."), code="game")
     people = [member for member, _amount in opening.members] + [b.owner for b in opening.bets]
     if any(member.club_id != club.pk for member in people):
-        raise ledger.LedgerError(_("An account of another club was given."), code="foreign")
+        raise LedgerError(_("An account of another club was given."), code="foreign")
     amounts = [
         *opening.pots.values(),
         *(bet.amount_ore for bet in opening.bets),
@@ -223,20 +223,20 @@ def check_opening(club: Club, opening: Opening) -> None:
         opening.treasury_ore,
     ]
     if any(abs(amount) > limit for amount in amounts):
-        raise ledger.LedgerError(
+        raise LedgerError(
             _("An amount can be at most %(limit)s.") % {"limit": format_ore(limit)},
             code="too_large",
         )
     if any(bet.amount_ore <= 0 for bet in opening.bets):
-        raise ledger.LedgerError(_("A bet holds more than nothing."), code="empty_bet")
+        raise LedgerError(_("A bet holds more than nothing."), code="empty_bet")
     held = [*opening.pots.values(), *(b.amount_ore for b in opening.bets), opening.cash_ore]
     if min([*held, opening.treasury_ore]) < 0:
-        raise ledger.LedgerError(
+        raise LedgerError(
             _("A pot, a bet, the cash box or the treasury cannot hold less than nothing."),
             code="negative",
         )
     if abs(opening.equity_ore) > limit:
-        raise ledger.LedgerError(
+        raise LedgerError(
             _(
                 "The club's net worth on these books comes to %(equity)s, more than the "
                 "largest single amount the books take (%(limit)s)."
@@ -269,22 +269,22 @@ def next_key(club: Club) -> str:
 def _legs(club: Club, opening: Opening) -> list[tuple[Account, int]]:
     """The opening's entries (credit positive), opening the accounts it needs."""
     legs: list[tuple[Account, int]] = [
-        (ledger.game_pot(club, key), amount) for key, amount in opening.pots.items() if amount
+        (game_pot(club, key), amount) for key, amount in opening.pots.items() if amount
     ]
     numbers: dict[str, int] = {}
     for bet in opening.bets:
         if bet.game_key not in numbers:
-            numbers[bet.game_key] = max(ledger.game_bet_balances(club, bet.game_key), default=0)
+            numbers[bet.game_key] = max(game_bet_balances(club, bet.game_key), default=0)
         numbers[bet.game_key] += 1
-        account = ledger.game_bet(club, bet.game_key, numbers[bet.game_key], owner=bet.owner)
+        account = game_bet(club, bet.game_key, numbers[bet.game_key], owner=bet.owner)
         legs.append((account, bet.amount_ore))
-    legs += [(ledger.member_account(m), amount) for m, amount in opening.members if amount]
+    legs += [(member_account(m), amount) for m, amount in opening.members if amount]
     if opening.cash_ore:
-        legs.append((ledger.system_account(club, AccountKind.CASH), -opening.cash_ore))
+        legs.append((system_account(club, AccountKind.CASH), -opening.cash_ore))
     if opening.treasury_ore:
-        legs.append((ledger.system_account(club, AccountKind.TREASURY), opening.treasury_ore))
+        legs.append((system_account(club, AccountKind.TREASURY), opening.treasury_ore))
     if opening.equity_ore:
-        legs.append((ledger.system_account(club, AccountKind.OPENING), opening.equity_ore))
+        legs.append((system_account(club, AccountKind.OPENING), opening.equity_ore))
     return legs
 
 
@@ -303,7 +303,7 @@ def open_books(
         if standing is not None:
             if ref and standing.ref == ref:
                 return standing, False
-            raise ledger.LedgerError(
+            raise LedgerError(
                 _(
                     "The books were already opened on %(date)s. Reverse that opening first "
                     "if it was wrong."
@@ -311,7 +311,7 @@ def open_books(
                 % {"date": standing.date.isoformat()},
                 code="opened",
             )
-        tx = ledger.post(
+        tx = post(
             club,
             _legs(club, opening),
             opening_memo(opening.date),
@@ -347,14 +347,14 @@ def reversal_refusal(tx: Transaction) -> str | None:
 
 def _guard_reversal(sender, instance: Transaction, raw: bool = False, **kwargs) -> None:
     """Refuse the reversal of an opening whose pots have been played from, in the reversal's
-    own database transaction (``ledger.services.reverse`` writes it), so nothing is posted."""
+    own database transaction (``ledger.postings.reverse`` writes it), so nothing is posted."""
     if raw or instance.pk is not None or instance.reverses_id is None:
         return
     if instance.source != Source.OPENING:
         return
     refusal = reversal_refusal(instance.reverses)
     if refusal:
-        raise ledger.LedgerError(refusal, code="opening_played")
+        raise LedgerError(refusal, code="opening_played")
 
 
 def connect() -> None:
@@ -365,7 +365,7 @@ def bet_owners(club: Club, game_key: str, table: int | None = None) -> dict[int,
     """The member named on each bet account of ``game_key`` (at ``table``), by bet number: an
     opened bet names who put it in (a bet a game set names no one: its owners are in that
     game's snapshot). For Polskt pass's start, whose owners otherwise come from snapshots."""
-    prefix = ledger.game_bet_key(game_key, "", table)
+    prefix = game_bet_key(game_key, "", table)
     rows = Account.objects.filter(
         club=club, kind=AccountKind.BET, key__startswith=prefix, member__isnull=False
     ).values_list("key", "member__name")

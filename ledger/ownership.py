@@ -32,7 +32,7 @@ from django.db.models.signals import post_delete, post_save
 from django.utils import timezone
 
 from club.models import Club, Member, Membership
-from ledger import services
+from ledger.audit import append_audit, changed_fields
 from ledger.models import Account, AuditRecord
 
 SEAL = AuditRecord.Action.SEAL
@@ -82,7 +82,7 @@ def seal(club: Club, subject: str, data: dict, by=None) -> None:
         .first()
     )
     if last != _as_stored(data):
-        services.append_audit(club, SEAL, by, timezone.now(), subject=subject, data=data)
+        append_audit(club, SEAL, by, timezone.now(), subject=subject, data=data)
 
 
 def seal_member(member: Member) -> None:
@@ -121,7 +121,7 @@ def check_ownership(club: Club) -> list[str]:
         elif subject not in now:
             problems.append(f"{subject} is gone from the database, but its record is not")
         elif sealed[subject] != _as_stored(now[subject]):
-            fields = ", ".join(services.changed_fields(sealed[subject], _as_stored(now[subject])))
+            fields = ", ".join(changed_fields(sealed[subject], _as_stored(now[subject])))
             problems.append(f"{subject} changed behind the app's back ({fields})")
     return problems
 

@@ -18,8 +18,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from club.models import Club, Member, User
-from ledger import services as ledger
+from ledger.accounts import member_account, system_account
 from ledger.models import AccountKind, Source, Transaction
+from ledger.postings import LedgerError, legs_for_transfer, post
 
 
 class PaymentKind(TextChoices):
@@ -44,25 +45,25 @@ def record_payment(
     key: str | None = None,
 ) -> Transaction:
     kind = PaymentKind(kind)
-    cash = ledger.system_account(club, AccountKind.CASH)
+    cash = system_account(club, AccountKind.CASH)
     if kind in NEEDS_MEMBER and member is None:
-        raise ledger.LedgerError(_("Choose the member."), code="member_required")
+        raise LedgerError(_("Choose the member."), code="member_required")
     if kind is PaymentKind.CASH_IN:
-        legs = ledger.legs_for_transfer(cash, ledger.member_account(member), amount_ore)
+        legs = legs_for_transfer(cash, member_account(member), amount_ore)
         source = Source.MANUAL
     elif kind is PaymentKind.PAYOUT:
-        legs = ledger.legs_for_transfer(ledger.member_account(member), cash, amount_ore)
+        legs = legs_for_transfer(member_account(member), cash, amount_ore)
         source = Source.MANUAL
     elif kind is PaymentKind.DUES_CASH:
-        income = ledger.system_account(club, AccountKind.DUES_INCOME)
-        legs = ledger.legs_for_transfer(cash, income, amount_ore)
+        income = system_account(club, AccountKind.DUES_INCOME)
+        legs = legs_for_transfer(cash, income, amount_ore)
         source = Source.DUES
     else:
-        expenses = ledger.system_account(club, AccountKind.EXPENSES)
-        legs = ledger.legs_for_transfer(expenses, cash, amount_ore)
+        expenses = system_account(club, AccountKind.EXPENSES)
+        legs = legs_for_transfer(expenses, cash, amount_ore)
         source = Source.MANUAL
     memo = memo.strip() or str(kind.label) + (f": {member.name}" if member else "")
-    return ledger.post(club, legs, memo, source, by, date=date, key=key)
+    return post(club, legs, memo, source, by, date=date, key=key)
 
 
 def record_transfer(
@@ -76,12 +77,10 @@ def record_transfer(
     key: str | None = None,
 ) -> Transaction:
     if payer.pk == payee.pk:
-        raise ledger.LedgerError(_("Choose two different members."), code="same_member")
-    legs = ledger.legs_for_transfer(
-        ledger.member_account(payer), ledger.member_account(payee), amount_ore
-    )
+        raise LedgerError(_("Choose two different members."), code="same_member")
+    legs = legs_for_transfer(member_account(payer), member_account(payee), amount_ore)
     memo = memo.strip() or f"{payer.name} → {payee.name}"
-    return ledger.post(club, legs, memo, Source.MANUAL, by, key=key)
+    return post(club, legs, memo, Source.MANUAL, by, key=key)
 
 
 def record_settlement(
@@ -101,12 +100,12 @@ def record_settlement(
     """
     accounts = {a.key: a for a in club.accounts.filter(key__in=[payer_key, payee_key])}
     if payer_key == "cash":
-        accounts["cash"] = ledger.system_account(club, AccountKind.CASH)
+        accounts["cash"] = system_account(club, AccountKind.CASH)
     if payee_key == "cash":
-        accounts["cash"] = ledger.system_account(club, AccountKind.CASH)
+        accounts["cash"] = system_account(club, AccountKind.CASH)
     payer, payee = accounts.get(payer_key), accounts.get(payee_key)
     if payer is None or payee is None or payer.pk == payee.pk:
-        raise ledger.LedgerError(_("Unknown accounts for a settlement."), code="accounts")
+        raise LedgerError(_("Unknown accounts for a settlement."), code="accounts")
     legs = [(payer, amount_ore), (payee, -amount_ore)]
     memo = _("Settlement: %(payer)s → %(payee)s") % {"payer": payer.name, "payee": payee.name}
-    return ledger.post(club, legs, memo, Source.SETTLEMENT, by, key=key, ref=ref)
+    return post(club, legs, memo, Source.SETTLEMENT, by, key=key, ref=ref)

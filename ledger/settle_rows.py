@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from club.models import Club
 from core import inputs
 from ledger import payments, settle
-from ledger.services import amount_ceiling
+from ledger.postings import amount_ceiling
 
 # Who pays and who is paid in a settle-up row: a member's account, a guest's (tonight's
 # settle-up), or the club's box.

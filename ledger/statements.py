@@ -1,16 +1,20 @@
-"""A statement as a member reads it: one line per game, payments and dues on lines of their own.
+"""Statements: an account's entries with the running balance, and the same as a member reads
+it, one line per game, payments and dues on lines of their own.
 
-``ledger.statement`` lists every entry of an account; a Kille evening is thirty of them, each
-with the deal's whole narrative as its memo. ``statement_lines`` groups the entries of one
-game — its transactions carry the reference ``game:<id>:event:<seq>``, and an undo's reversal
-the same reference — into one line with the game's net, dated by the game's first entry and
-named by the game ("Kille #17", the memo's head, which scoring writes as "<game> #<id>: <deal>";
-``club`` never imports ``scoring``). The line keeps its deals for the page to expand. Every
-other transaction (a payment, dues, a transfer, the reversal of one) is a line of its own.
+``statement`` lists every entry of an account between two dates, from the range's opening
+balance (``ledger.balances``), each with its running balance and its memo in the reader's
+language (``ledger.memos``); exports and "my data" read it whole. A Kille evening is thirty
+entries, each with the deal's whole narrative as its memo. ``statement_lines`` groups the
+entries of one game — its transactions carry the reference ``game:<id>:event:<seq>``, and an
+undo's reversal the same reference — into one line with the game's net, dated by the game's
+first entry and named by the game ("Kille #17", the memo's head, which scoring writes as
+"<game> #<id>: <deal>"; ``club`` never imports ``scoring``). The line keeps its deals for the
+page to expand. Every other transaction (a payment, dues, a transfer, the reversal of one) is
+a line of its own.
 
 The running balance runs over the lines in the order shown, starting at the statement's
 opening balance, so the last line ends at its closing balance. Pure arithmetic on the rows
-``ledger.statement`` has read already: no query, however many lines.
+``statement`` has read already: no query, however many lines.
 
 The page shows a statement ``LINES_PER_PAGE`` lines at a time, the latest lines first (the page
 that ends at the closing balance), with links to the older ones: a month of a busy account can
@@ -24,7 +28,6 @@ reading and drawing one page.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from datetime import date as Date
 
@@ -32,12 +35,45 @@ from django.core.paginator import Page, Paginator
 from django.db.models import OuterRef, Subquery
 from django.utils.translation import gettext as _
 
-from ledger import opening
-from ledger import services as ledger
+from ledger import memos
+from ledger.balances import entries_between, opening_balance
 from ledger.models import Account, Entry, Source, Transaction
-from ledger.services import Statement, StatementRow
 
 LINES_PER_PAGE = 50
+
+
+@dataclass(frozen=True)
+class StatementRow:
+    entry: Entry
+    amount_ore: int
+    running_ore: int
+
+
+@dataclass(frozen=True)
+class Statement:
+    account: Account
+    start: Date | None
+    end: Date | None
+    opening_ore: int
+    rows: list[StatementRow]
+    closing_ore: int
+
+
+def statement(account: Account, start: Date | None = None, end: Date | None = None) -> Statement:
+    """Every entry of the account between two dates with its running balance."""
+    opening = opening_balance(account, start)
+    entries = entries_between(account, start, end)
+    running = opening
+    rows = []
+    for entry in entries.select_related("transaction", "transaction__reverses").order_by(
+        "date", "id"
+    ):
+        running += entry.amount_ore
+        rows.append(StatementRow(entry, entry.amount_ore, running))
+    memos.describe(
+        [row.entry.transaction for row in rows] + [row.entry.transaction.reverses for row in rows]
+    )
+    return Statement(account, start, end, opening, rows, running)
 
 
 @dataclass(frozen=True)
@@ -94,7 +130,7 @@ def _add_deal(line: Line, row: StatementRow) -> None:
     tx = row.entry.transaction
     reversal = tx.reverses_id is not None
     # A reversal's memo is its reason; the deal it takes back names the game (read with it by
-    # ``ledger.statement``).
+    # ``statement``).
     name = _game_name(tx.reverses.memo if reversal else tx.memo, line.game_id)
     if name and not line.named:
         line.title, line.named = name, True
@@ -103,36 +139,11 @@ def _add_deal(line: Line, row: StatementRow) -> None:
     line.amount_ore += row.amount_ore
 
 
-def describe_opening(transactions: list[Transaction]) -> dict[Transaction, str]:
-    """The club's opening balances read as such in the reader's language ("Opening balance
-    (from the paper books), <date>"), not as their stored memo (``ledger.register_describer``);
-    a reversal keeps its reason. No query."""
-    return {
-        tx: opening.opening_memo(tx.date)
-        for tx in transactions
-        if tx.source == Source.OPENING and tx.reverses_id is None
-    }
-
-
-_DUES_KEY = re.compile(r"dues:\d+:([\w-]+):\d+")
-
-
-def describe_dues(transactions: list[Transaction]) -> dict[Transaction, str]:
-    """A dues charge in the reader's language ("Membership fee 2026"), from its key rather than
-    the memo stored in the club's language when it was charged (``ledger.dues``). No query."""
-    texts = {}
-    for tx in transactions:
-        match = _DUES_KEY.fullmatch(tx.key or "")
-        if match and tx.source == Source.DUES and tx.reverses_id is None:
-            texts[tx] = _("Membership fee %(period)s") % {"period": match[1]}
-    return texts
-
-
 def _single_line(row: StatementRow) -> Line:
     tx = row.entry.transaction
     return Line(
         row.entry.date,
-        describe_opening([tx]).get(tx, tx.memo),
+        memos.describe_opening([tx]).get(tx, tx.memo),
         tx.source,
         amount_ore=row.amount_ore,
         transaction_id=tx.pk,
@@ -213,13 +224,13 @@ def statement_page(
     """Page ``number`` of the statement's lines, ``LINES_PER_PAGE`` a page counted back from the
     latest (None: page 1, which ends at the range's closing balance; past the end: the page
     with the first line). The page's lines are in the statement's order, oldest first."""
-    opening = ledger.opening_balance(account, start)
+    opening = opening_balance(account, start)
     outlines: list[_Outline] = []
     games: dict[int, _Outline] = {}
     # The reference read by primary key per entry: a join of thousands of entries with their
     # transactions, PostgreSQL may answer by reading every transaction of the club's books.
     tx_ref = Transaction.objects.filter(pk=OuterRef("transaction_id")).values("ref")[:1]
-    rows = ledger.entries_between(account, start, end).annotate(ref=Subquery(tx_ref))
+    rows = entries_between(account, start, end).annotate(ref=Subquery(tx_ref))
     for entry_id, amount, ref in rows.order_by("date", "id").values_list("id", "amount_ore", "ref"):
         game_id = _game_of(ref) if ref.startswith("game:") else None
         if game_id is None:  # a line of its own, as in ``statement_lines``
@@ -247,10 +258,10 @@ def statement_page(
 
 def _lines_of(outlines: list[_Outline]) -> list[Line]:
     """The page's lines with their rows: entries, transactions and the memos in the reader's
-    language (``ledger.describe``), a fixed number of queries."""
+    language (``ledger.memos``), a fixed number of queries."""
     wanted = [entry_id for outline in outlines for entry_id in outline.entry_ids]
     entries = Entry.objects.select_related("transaction", "transaction__reverses").in_bulk(wanted)
-    ledger.describe(
+    memos.describe(
         [e.transaction for e in entries.values()]
         + [e.transaction.reverses for e in entries.values()]
     )

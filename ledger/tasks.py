@@ -2,6 +2,10 @@
 
 Arguments are ids (JSON only); every task is safe to run twice: dues are keyed per member and
 period in the ledger, an export is claimed by one build.
+
+The tasks stand on top of the books' modules, which never import them back: an export job
+queues its build by the task's name (``ledger.exports.BUILD_TASK``) in Celery's registry,
+where ``LedgerConfig.ready`` puts this module in every process.
 """
 
 from __future__ import annotations
@@ -9,7 +13,7 @@ from __future__ import annotations
 from celery import shared_task
 
 from club.models import Club
-from ledger import dues, exports, services
+from ledger import audit, dues, exports, season_statements
 
 
 @shared_task
@@ -21,7 +25,7 @@ def charge_all_dues_task() -> dict[str, int]:
 @shared_task
 def log_audit_heads_task() -> dict[str, str]:
     """Daily (CELERY_BEAT_SCHEDULE): each club's audit head into the log, outside the database."""
-    return {str(club_id): head.digest for club_id, head in services.log_audit_heads().items()}
+    return {str(club_id): head.digest for club_id, head in audit.log_audit_heads().items()}
 
 
 @shared_task
@@ -39,7 +43,7 @@ def charge_dues_task(club_id: int) -> int:
     time_limit=exports.TIME_LIMIT,
 )
 def build_statement_task(job_id: int) -> str:
-    return exports.build_season_statement(job_id).status
+    return season_statements.build_season_statement(job_id).status
 
 
 @shared_task

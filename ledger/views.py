@@ -1,6 +1,6 @@
 """The treasurer's pages, phone first. Members see the club totals and their own statement.
 
-Every money number on these pages comes from ``ledger.services`` (cached balances, or sums of
+Every money number on these pages comes from the books' modules (cached balances, or sums of
 entries), formatted only by the ``money`` filter.
 """
 
@@ -22,8 +22,8 @@ from club.access import club_view
 from club.models import Role
 from core import inputs
 from core.money import format_ore
-from ledger import dues, payments, settle
-from ledger import services as ledger
+from ledger import dues, payments, postings, settle
+from ledger.accounts import member_account
 from ledger.forms import (
     ClosePeriodForm,
     DateRangeForm,
@@ -33,7 +33,9 @@ from ledger.forms import (
     SettleOneForm,
     TransferForm,
 )
+from ledger.memos import describe
 from ledger.models import Account, AccountKind, DuesPlan, Entry, Period, Transaction
+from ledger.periods import close_period
 from ledger.settle_rows import payment_rows, record_paid
 from ledger.statements import statement_page
 
@@ -157,7 +159,7 @@ def _visible_transaction(request: HttpRequest, tx_id: int) -> Transaction:
 def transaction_detail(request: HttpRequest, tx_id: int) -> HttpResponse:
     tx = _visible_transaction(request, tx_id)
     reversal = Transaction.objects.filter(reverses=tx).first()
-    ledger.describe([tx, tx.reverses, reversal])
+    describe([tx, tx.reverses, reversal])
     return render(
         request,
         "ledger/transaction_detail.html",
@@ -172,7 +174,7 @@ def transaction_reverse(request: HttpRequest, tx_id: int) -> HttpResponse:
     form = ReverseForm(request.POST)
     if form.is_valid():
         try:
-            ledger.reverse(tx, form.cleaned_data["reason"], request.user)
+            postings.reverse(tx, form.cleaned_data["reason"], request.user)
         except ValidationError as error:
             form.add_error(None, error)
         else:
@@ -219,7 +221,7 @@ def account_statement(request: HttpRequest, account_id: int) -> HttpResponse:
 @require_safe
 @club_view()
 def my_statement(request: HttpRequest) -> HttpResponse:
-    account = ledger.member_account(request.member)
+    account = member_account(request.member)
     return redirect("ledger:account", club_slug=request.club.slug, account_id=account.pk)
 
 
@@ -350,7 +352,7 @@ def periods(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            period = ledger.close_period(
+            period = close_period(
                 request.club, data["name"], data["start"], data["end"], request.user
             )
         except ValidationError as error:

@@ -24,7 +24,7 @@ from club.access import club_view
 from club.models import Role
 from club.seasons import current_season
 from core.forms import IdempotentForm
-from ledger import exports
+from ledger import csv_files, exports
 from ledger.forms import BalanceDateForm, DateRangeForm, StatementForm
 from ledger.models import ExportJob
 
@@ -35,7 +35,7 @@ FILE_NAMES = {
 
 
 def _language() -> str:
-    return exports.csv_language(get_language())
+    return csv_files.csv_language(get_language())
 
 
 def _page(request: HttpRequest, status: int = 200, **forms) -> HttpResponse:
@@ -73,7 +73,7 @@ def transactions_csv(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return _page(request, status=422, range_form=form)
     data = form.cleaned_data
-    chunks = exports.transactions_csv(request.club, _language(), data["start"], data["end"])
+    chunks = csv_files.transactions_csv(request.club, _language(), data["start"], data["end"])
     return _csv_response(request, "transactions", chunks)
 
 
@@ -83,7 +83,7 @@ def balances_csv(request: HttpRequest) -> HttpResponse:
     form = BalanceDateForm(request.GET, prefix="bal")
     if not form.is_valid():
         return _page(request, status=422, balance_form=form)
-    chunks = exports.balances_csv(request.club, _language(), form.cleaned_data["at"])
+    chunks = csv_files.balances_csv(request.club, _language(), form.cleaned_data["at"])
     return _csv_response(request, "balances", chunks)
 
 

@@ -7,8 +7,8 @@ class ScoringConfig(AppConfig):
     verbose_name = _("Scoring")
 
     def ready(self) -> None:
+        import ledger
         from evenings import board
-        from ledger import services as ledger
         from scoring import audit, evening_status, messages
 
         # check_ledger verifies that the books hold what the games say (club never imports us).

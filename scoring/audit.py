@@ -29,12 +29,12 @@ Cost per club: one query for its accounts, one for its merge records, one groupe
 the entries of its games' transactions (by ref and account), and one each for its games, their
 seats and their events;
 every game is replayed once, in memory. ``ScoringConfig.ready`` registers ``check_game_money``
-with ``ledger.services.register_check``, since ``club`` never imports ``scoring``.
+with ``ledger.register_check``, since ``club`` never imports ``scoring``.
 
 Are the events still what was recorded? ``check_game_events``, registered the same way. Each
 event, undo included, and each voiding has a record in the club's audit chain, appended in the
 same database transaction (``recording.event_audit_data``: game, seq, type, payload, summary,
-who, when and the money's transaction). ``ledger.services.verify_audit`` checks that no record was
+who, when and the money's transaction). ``ledger.verify_audit`` checks that no record was
 changed (each is sealed with ``AUDIT_KEY``, which the database does not hold); this check
 compares the records with the rows as they are now: an event edited, deleted or added behind
 the app's back, or a game voided or un-voided in the database, shows. Three queries per club.
@@ -50,12 +50,12 @@ from django.core.exceptions import ValidationError
 from django.db.models import Count, OuterRef, Prefetch, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce
 
+import ledger
 from club.models import Club
 from engine.errors import EngineError
 from evenings import pots
 from league import owed as league_owed
 from league.models import GameResult
-from ledger import services as ledger
 from ledger.models import Account, AccountKind, AuditRecord, Entry, Source
 from scoring import recording
 from scoring.models import Event, Game, GameStatus

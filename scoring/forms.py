@@ -34,7 +34,7 @@ from club.models import Club, Member
 from core import inputs
 from core.forms import submission_field
 from core.money import KronorField, format_ore
-from ledger.services import check_amount
+from ledger.postings import check_amount
 from scoring.models import Seat
 
 # A whole-number option (a target, a capital, a count): far beyond any game, within any column.

@@ -147,7 +147,7 @@ _GAME_EVENT_REF = re.compile(r"^game:(\d+):event:(\d+)$")
 def describe_game_money(transactions: list) -> dict:
     """The memo of each game transaction in the reader's language: "<game> #<id>: <what the
     event did>" from the event's lines with today's names, and "Undo in game #<id>" for the
-    reversal of one (``ledger.services.describe``). Two queries for any number, reading only
+    reversal of one (``ledger.describe``). Two queries for any number, reading only
     the columns a memo needs: the events' lines and game keys, the seats' names."""
     from scoring.models import Event, Seat  # noqa: PLC0415 - models load with the app registry
 

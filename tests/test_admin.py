@@ -31,7 +31,7 @@ def test_ledger_rows_cannot_be_changed_in_the_admin(admin_client):
 
 @pytest.mark.books_by_hand
 def test_a_game_transaction_cannot_be_changed_reversed_or_deleted_in_the_admin(admin_client):
-    from ledger import services as ledger
+    import ledger
     from tests.factories import make_club, make_member
 
     club = make_club()

@@ -13,8 +13,8 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 
+import ledger
 from league.models import GameResult, Standing
-from ledger import services as ledger
 from ledger.models import Account, AccountKind, Entry, Source, Transaction
 from scoring.models import Event
 

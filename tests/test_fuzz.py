@@ -50,10 +50,10 @@ from hypothesis import HealthCheck, Phase, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
+import ledger
 from club.models import Member, Role, Season, User
 from evenings import services as evenings
-from ledger import dues, exports, payments
-from ledger import services as ledger
+from ledger import dues, exports, payments, season_statements
 from ledger.models import Account, AuditRecord, Entry, ExportJob, Period, Transaction
 from scoring import recording
 from scoring.models import Event, Game, Seat
@@ -220,7 +220,7 @@ def world(club, django_capture_on_commit_callbacks):
     finished.refresh_from_db()
     assert finished.status == "finished", finished.snapshot
     job = exports.start_season_statement(club, season, None, boss.user, "sv")
-    exports.build_season_statement(job.pk)
+    season_statements.build_season_statement(job.pk)
     club.league_share_token = secrets.token_urlsafe(32)
     club.save(update_fields=["league_share_token"])
     pot = Account.objects.get(club=club, key="pot:kille")

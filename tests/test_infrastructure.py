@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import ast
 import os
+import pkgutil
 import subprocess
 import sys
+from importlib import import_module
 from pathlib import Path
 
 import pytest
@@ -329,6 +331,42 @@ def test_the_circle_check_sees_circles_and_unexplained_lazy_imports(tmp_path):
     modules, eager, lazy = import_graph(tmp_path, ("app",))
     assert circles(eager) == [{"app.a", "app.b"}]
     assert unexplained_lazy_imports(modules, eager, lazy) == {("app.c", "app.d")}
+
+
+# An app's public face: ``<app>.<name>`` for other apps, from an explicit map in the app's
+# package, ``_PUBLIC`` (public name -> the module that defines it), loaded on first use by the
+# package's ``__getattr__``. Every app that keeps such a map is held to it here; what each app
+# served before its map is its own tests' (e.g. tests/ledger/test_package.py).
+PUBLIC_FACES = tuple(
+    app for app in PROJECT_PACKAGES if isinstance(vars(import_module(app)).get("_PUBLIC"), dict)
+)
+
+
+def public_names() -> list[tuple[str, str]]:
+    return [(app, name) for app in PUBLIC_FACES for name in sorted(import_module(app)._PUBLIC)]
+
+
+@pytest.mark.parametrize(("app", "name"), public_names())
+def test_every_public_name_is_defined_by_the_module_the_map_names(app, name):
+    module = import_module(import_module(app)._PUBLIC[name])
+    assert name in vars(module)
+    value = getattr(import_module(app), name)
+    assert value is vars(module)[name]
+    if callable(value):
+        assert value.__module__ == module.__name__
+
+
+@pytest.mark.parametrize("app", PUBLIC_FACES)
+def test_a_public_face_serves_its_map_and_nothing_else(app):
+    package = import_module(app)
+    assert set(package.__all__) == set(package._PUBLIC)
+    assert set(dir(package)) >= set(package._PUBLIC)
+    with pytest.raises(AttributeError, match="has no attribute '_not_public'"):
+        package._not_public  # noqa: B018
+    # A module of the app, once imported, is an attribute of the package: it would hide the
+    # public name of the same spelling.
+    modules = {info.name for info in pkgutil.iter_modules(package.__path__)}
+    assert not modules & set(package._PUBLIC)
 
 
 def test_core_imports_only_django_and_the_standard_library():

@@ -13,7 +13,7 @@ def seal_what_is_there(apps, schema_editor):
 
     from django.utils import timezone
 
-    from ledger.services import GENESIS, _canonical, _seal
+    from ledger.audit import GENESIS, _canonical, _seal
 
     Club = apps.get_model("club", "Club")
     Member = apps.get_model("club", "Member")

@@ -24,7 +24,7 @@ from core import inputs
 from core.money import format_ore, parse_kronor
 from engine import whist
 from engine.errors import EngineError
-from ledger.services import check_amount
+from ledger.postings import check_amount
 from scoring.messages import engine_message
 
 VARIANTS = [

@@ -23,9 +23,9 @@ import pytest
 from django.db import connection
 from playwright.sync_api import expect
 
+import ledger
 from club.models import Club, Member, User
 from clubdata import archive
-from ledger import services as ledger
 from ledger.models import Account
 from scoring.models import Seat
 from tests.browser.conftest import assert_fits_the_phone, log_in

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+import ledger
 from club.models import Role
-from ledger import services as ledger
 from ledger.models import Account
 from scoring import recording
 from tests.browser.conftest import assert_fits_the_phone, open_pad

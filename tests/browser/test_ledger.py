@@ -7,9 +7,9 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+import ledger
 from club.demo import DEMO_PASSWORD, DEMO_USERNAME, load_demo
 from club.models import Member
-from ledger import services as ledger
 from tests.browser.conftest import assert_fits_the_phone, log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

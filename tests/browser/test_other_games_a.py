@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+import ledger
 from club.demo import DEMO_PASSWORD, DEMO_USERNAME, load_demo
 from club.models import Member
 from league.models import GameResult
-from ledger import services as ledger
 from ledger.models import Account
 from scoring.models import Game, GameStatus
 from tests.browser.conftest import (

@@ -8,9 +8,9 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+import ledger
 from club.demo import DEMO_PASSWORD, DEMO_USERNAME, load_demo
 from club.models import Member
-from ledger import services as ledger
 from ledger.models import Source, Transaction
 from tests.browser.conftest import assert_fits_the_phone, log_in
 

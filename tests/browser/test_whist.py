@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+import ledger
 from club.demo import load_demo
 from club.models import Member
-from ledger import services as ledger
 from scoring import recording
 from tests.browser.conftest import assert_fits_the_phone, open_pad, seated
 

@@ -17,9 +17,9 @@ import pytest
 from django.core.management import call_command
 from playwright.sync_api import expect
 
+import ledger
 from club.models import Role
 from evenings.models import Evening, EveningOptions, PotPolicy, Table
-from ledger import services as ledger
 from ledger.models import Account
 from scoring.models import Game
 from tests.browser.conftest import assert_fits_the_phone, hold_polls, log_in

@@ -7,9 +7,9 @@ import re
 import pytest
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
+import ledger
 from club.models import Role
 from ledger import payments
-from ledger import services as ledger
 from ledger.models import AccountKind
 from scoring import recording
 from tests.conftest import client_for

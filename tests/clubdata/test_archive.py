@@ -21,6 +21,7 @@ from django.core.management import CommandError, call_command
 from django.db import models
 from django.urls import reverse
 
+import ledger
 from club.models import Club, Member, Role, User
 from clubdata import archive
 from clubdata.archive import ArchiveError
@@ -30,7 +31,6 @@ from evenings import drives
 from evenings import services as evenings
 from evenings.models import PotPolicy
 from ledger import dues
-from ledger import services as ledger
 from ledger.models import Account, AuditRecord, Transaction
 from ledger.payments import record_payment, record_settlement
 from scoring import recording

@@ -7,10 +7,10 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+import ledger
 from evenings import services as evenings
 from evenings.models import EveningOptions
 from ledger import dues
-from ledger import services as ledger
 from ledger.models import DuesPlan
 from tests.factories import make_member
 

@@ -12,10 +12,10 @@ from django.db import models
 from django.test import Client, RequestFactory
 from django.urls import reverse
 
+import ledger
 from club.models import Member, Role, User
 from clubdata import erase
 from ledger import payments
-from ledger import services as ledger
 from ledger.models import Account, AuditRecord
 from tests.clubdata.test_mydata import small_club_fixture, toy_fixture  # noqa: F401 - fixtures
 from tests.conftest import client_for

@@ -10,11 +10,11 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 from django.urls import reverse
 
+import ledger
 from club.access import CURRENT_CLUB_SESSION_KEY
 from club.models import Club, Member, Role, User
 from clubdata import founding
 from engine import registry
-from ledger import services as ledger
 from tests.concurrency import at_once, postgres_only
 from tests.factories import PASSWORD, make_user
 

@@ -9,12 +9,12 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
+import ledger
 from club.models import Member, Role
 from clubdata import merge
 from evenings import services as evenings
 from evenings.models import Attendee, EveningOptions
 from league.models import GameResult, Standing
-from ledger import services as ledger
 from ledger.models import Account, Source, Transaction
 from scoring import audit, recording
 from scoring.models import Seat

@@ -13,12 +13,12 @@ from django.urls import reverse
 from django.utils import timezone
 from pypdf import PdfReader
 
+import ledger
 from club.models import Role, Season
 from clubdata import mydata
 from engine import registry
 from evenings import services as evenings
 from ledger import payments
-from ledger import services as ledger
 from ledger.models import AccountKind
 from scoring import games, recording
 from tests.conftest import client_for

@@ -8,11 +8,11 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+import ledger
 from club.models import Club, PlacementScheme
 from clubdata import settings as club_settings
 from evenings import services as evenings
 from evenings.models import EveningOptions
-from ledger import services as ledger
 from ledger.models import AccountKind, AuditRecord, Transaction
 from tests.conftest import client_for
 from tests.factories import make_member

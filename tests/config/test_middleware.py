@@ -10,7 +10,7 @@ from django.utils.cache import get_max_age
 
 from club.seasons import current_season
 from config.middleware import client_ip, permissions_policy_header
-from ledger import exports
+from ledger import exports, season_statements
 from tests.factories import ledger_url_name, make_member
 
 pytestmark = pytest.mark.django_db
@@ -53,7 +53,7 @@ def test_the_invite_page_is_not_stored_even_signed_out(client, club):
 
 def test_exports_and_statements_are_not_stored(treasurer_client, club):
     job = exports.start_season_statement(club, current_season(club), None, None, "sv")
-    exports.build_season_statement(job.pk)
+    season_statements.build_season_statement(job.pk)
     urls = [
         reverse(ledger_url_name(name), args=[club.slug])
         for name in ("export-transactions", "export-balances", "export-list")

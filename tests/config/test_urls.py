@@ -12,11 +12,11 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
+import ledger
 from club.models import Club, Role
 from club.seasons import current_season
 from evenings import services as evenings
-from ledger import exports
-from ledger import services as ledger
+from ledger import exports, season_statements
 from ledger.models import AccountKind, Source
 from scoring import recording
 from tests.conftest import client_for
@@ -48,7 +48,7 @@ def small_club(club):
     period = ledger.close_period(club, "2025", date(2025, 1, 1), date(2025, 12, 31), None)
     game = recording.start_game(club, "cribbage", [boss, other], boss.user)
     job = exports.start_season_statement(club, current_season(club), None, None, "sv")
-    exports.build_season_statement(job.pk)
+    season_statements.build_season_statement(job.pk)
     evening = evenings.open_evening(club, None)
     Club.objects.filter(pk=club.pk).update(league_share_token="en-delad-ligatabell-for-alla")
     user = boss.user

@@ -9,11 +9,11 @@ import random
 import pytest
 from django.urls import reverse
 
+import ledger
 from engine import whist_drive as wd
 from evenings import drives
 from evenings import services as evenings
 from evenings.models import DriveReport, EveningOptions
-from ledger import services as ledger
 from tests.engine.test_whist_drive import RESULTS, RULES
 from tests.factories import make_member
 

@@ -8,10 +8,10 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
+import ledger
 from evenings import drives
 from evenings import services as evenings
 from evenings.models import DriveReport, EveningOptions, EveningStatus
-from ledger import services as ledger
 from ledger.models import Transaction
 from tests.engine.test_whist_drive import RESULTS, RULES
 from tests.evenings.test_drive import InOrder

@@ -12,9 +12,9 @@ from django.db.models import Sum
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import ledger
 from evenings import services as evenings
 from evenings.models import Attendee, EveningOptions, PotPolicy
-from ledger import services as ledger
 from ledger.models import Account, AccountKind, Entry, Source, Transaction
 from scoring import games, recording
 from scoring.recording import EventRefused

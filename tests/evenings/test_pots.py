@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 
+import ledger
 from evenings import pots
 from evenings import services as evenings
 from evenings.models import EveningOptions, PotPolicy
-from ledger import services as ledger
-from ledger.models import Source
+from ledger.models import Source, Transaction
 from tests.evenings.test_evenings import (
     THURSDAY,
     balance,
@@ -72,7 +72,7 @@ def test_tables_cannot_share_a_pot_a_game_outside_the_evening_plays_from(club, n
 def test_a_pot_move_cannot_be_reversed_by_hand(club, nine):
     evening, here = evening_with(club, nine)
     evenings.form_tables(evening, "kille", [here[0:3], here[3:6]], None)
-    move = ledger.Transaction.objects.get(ref__startswith=f"{evening.ref}:split:")
+    move = Transaction.objects.get(ref__startswith=f"{evening.ref}:split:")
     with pytest.raises(ledger.LedgerError) as refusal:
         ledger.reverse(move, "Fel", None)
     assert refusal.value.code == "pot_move"

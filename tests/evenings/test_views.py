@@ -8,9 +8,9 @@ from datetime import date
 import pytest
 from django.urls import reverse
 
+import ledger
 from evenings import services as evenings
 from evenings.models import Attendee, Table
-from ledger import services as ledger
 from ledger.models import Account, AccountKind, Source, Transaction
 from scoring.models import Game
 from tests.conftest import client_for

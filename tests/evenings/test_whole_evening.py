@@ -40,11 +40,11 @@ from datetime import date
 
 import pytest
 
+import ledger
 from engine import whist_drive
 from evenings import drives
 from evenings import services as evenings
 from evenings.models import EveningOptions, PotPolicy
-from ledger import services as ledger
 from ledger.models import Account
 from ledger.payments import record_settlement
 from scoring import games, recording

@@ -11,9 +11,9 @@ import uuid
 import pytest
 from django.core.management import call_command
 
+import ledger
 from league.models import GameResult, OwedAction, OwedResult
 from league.tasks import deliver_all_owed_task
-from ledger import services as ledger
 from scoring import recording
 from scoring.models import GameStatus
 from tests.factories import make_member

@@ -10,7 +10,7 @@ import threading
 import pytest
 from django.db import OperationalError, connection, connections
 
-from ledger import services as ledger
+import ledger
 from ledger.models import AuditRecord, Transaction
 from scoring import recording
 from scoring.models import Event

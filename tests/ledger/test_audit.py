@@ -1,4 +1,4 @@
-"""The audit trail in ``ledger.services``: a keyed chain that someone with write access to the
+"""The audit trail in ``ledger.audit``: a keyed chain that someone with write access to the
 database cannot recompute, a head that ``check_ledger`` prints and finds again
 (``--expect``), the daily log line, and the upgrade that re-seals an existing chain.
 
@@ -23,7 +23,8 @@ from django.db.migrations.executor import MigrationExecutor
 from django.test import override_settings
 from django.utils import timezone
 
-from ledger import services as ledger
+import ledger
+from ledger import audit
 from ledger.models import Account, AccountKind, AuditRecord, Entry, Source, Transaction
 from ledger.tasks import log_audit_heads_task
 from tests.factories import make_club, make_member, make_user
@@ -69,14 +70,14 @@ def forge(club, key: str, refresh=None) -> None:
     prev = ledger.GENESIS
     for seq, record in enumerate(AuditRecord.objects.filter(club=club).order_by("seq"), start=1):
         if record.transaction_id:
-            record.data = normalised(ledger._transaction_content(record.transaction))
+            record.data = normalised(audit._transaction_content(record.transaction))
         elif record.period_id:
-            record.data = normalised(ledger._period_content(record.period))
+            record.data = normalised(audit._period_content(record.period))
         elif refresh is not None:
             record.data = normalised(refresh(record))
         record.seq, record.prev_digest = seq, prev
         with override_settings(AUDIT_KEY=key):
-            record.digest = prev = ledger._seal(record)
+            record.digest = prev = audit._seal(record)
         record.save()
 
 
@@ -379,4 +380,4 @@ def test_the_migration_seals_like_the_ledger():
         data={"memo": "Å", "entries": [[1, -5, "2026-01-01"]]},
         prev_digest="ab" * 32,
     )
-    assert migration._seal(record, record.prev_digest) == ledger._seal(record)
+    assert migration._seal(record, record.prev_digest) == audit._seal(record)

@@ -21,8 +21,8 @@ from django.conf import settings
 from django.core.management import CommandError, call_command
 from django.db import connection
 
+import ledger
 from ledger import backups
-from ledger import services as ledger
 from ledger.models import AccountKind, AuditRecord
 from ledger.tasks import backup_task
 from scoring import recording

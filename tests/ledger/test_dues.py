@@ -10,9 +10,9 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
+import ledger
 from config.celery import app
 from ledger import dues
-from ledger import services as ledger
 from ledger.models import AccountKind, DuesPlan, Source, Transaction
 from ledger.tasks import charge_all_dues_task, charge_dues_task
 from tests.conftest import client_for

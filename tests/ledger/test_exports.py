@@ -9,15 +9,16 @@ from datetime import date, timedelta
 
 import pytest
 import time_machine
+from celery import current_app
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.urls import reverse
 from django.utils import timezone, translation
 from pypdf import PdfReader
 
+import ledger
 from club.models import Season
-from ledger import exports
-from ledger import services as ledger
+from ledger import csv_files, exports, season_statements
 from ledger.models import AccountKind, ExportJob, Source
 from ledger.tasks import build_statement_task
 from tests.conftest import client_for
@@ -185,7 +186,7 @@ def test_the_csv_streams_without_a_query_per_row(
     ],
 )
 def test_free_text_that_a_spreadsheet_would_run_gets_an_apostrophe(text, written):
-    assert exports.text_cell(text) == written
+    assert csv_files.text_cell(text) == written
 
 
 def test_formula_like_memos_and_names_are_neutralised_and_amounts_stay_numbers(
@@ -235,7 +236,7 @@ def test_the_statement_task_builds_the_document_and_reports_progress(
         seen.append((job.status, job.done, job.total))
         return statement(account, start, end)
 
-    monkeypatch.setattr(exports.ledger, "statement", watching)
+    monkeypatch.setattr(season_statements.statements, "statement", watching)
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         response = treasurer_client.post(
             export_url(club, "export-statement"), {"season": season.pk}
@@ -289,7 +290,7 @@ def test_the_progress_fragment_polls_until_the_document_is_ready(treasurer_clien
     assert treasurer_client.get(export_url(club, "export-document", job.pk)).status_code == 404
     # A build claims a waiting job only (a running one is another build's): this is that build.
     ExportJob.objects.filter(pk=job.pk).update(status="pending", done=0, total=0)
-    exports.build_season_statement(job.pk)
+    season_statements.build_season_statement(job.pk)
     text = treasurer_client.get(
         export_url(club, "export-job", job.pk), headers={"HX-Request": "true"}
     ).content.decode()
@@ -302,7 +303,7 @@ def test_the_progress_fragment_polls_until_the_document_is_ready(treasurer_clien
 def test_a_failed_statement_says_so(treasurer_client, club, season):
     job = exports.start_season_statement(club, season, None, None, "sv")
     season.delete()
-    exports.build_season_statement(job.pk)
+    season_statements.build_season_statement(job.pk)
     job.refresh_from_db()
     assert job.status == "failed"
     page = treasurer_client.get(export_url(club, "export-job", job.pk)).content.decode()
@@ -312,7 +313,7 @@ def test_a_failed_statement_says_so(treasurer_client, club, season):
 
 def test_members_and_other_clubs_get_nothing(member_client, club, other_club, books, season):
     job = exports.start_season_statement(club, season, None, None, "sv")
-    exports.build_season_statement(job.pk)
+    season_statements.build_season_statement(job.pk)
     names = ["export-list", "export-transactions", "export-balances"]
     for name in names:
         assert member_client.get(export_url(club, name)).status_code == 403
@@ -346,6 +347,11 @@ def test_the_exports_page_offers_every_export(treasurer_client, club, season):
     assert reverse("ledger:dues", args=[club.slug]) in ledger_page
 
 
+def test_a_job_queues_the_build_task_by_its_name():
+    # ``ledger.exports`` finds the task in Celery's registry (``ledger.tasks`` imports it).
+    assert current_app.tasks[exports.BUILD_TASK] is build_statement_task._get_current_object()
+
+
 # --- the same statement asked for again --------------------------------------------------------
 
 
@@ -353,8 +359,10 @@ def test_the_same_statement_asked_for_twenty_times_is_built_once(
     treasurer_client, club, books, season, monkeypatch, django_capture_on_commit_callbacks
 ):
     built: list[int] = []
-    build = exports.build_season_statement
-    monkeypatch.setattr(exports, "build_season_statement", lambda pk: built.append(pk) or build(pk))
+    build = season_statements.build_season_statement
+    monkeypatch.setattr(
+        season_statements, "build_season_statement", lambda pk: built.append(pk) or build(pk)
+    )
     url = export_url(club, "export-statement")
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         locations = {
@@ -380,7 +388,7 @@ def test_a_waiting_statement_is_reused_and_a_changed_one_is_not(
     in_language(treasurer_client, "en").post(url, {"season": season.pk})
     assert ExportJob.objects.count() == 3
     # Done, and the books unchanged since: the same document.
-    exports.build_season_statement(job.pk)
+    season_statements.build_season_statement(job.pk)
     in_language(treasurer_client, "sv")
     assert treasurer_client.post(url, {"season": season.pk})["Location"] == first
     # A posting since: a new build.
@@ -482,7 +490,7 @@ def test_a_game_is_one_line_of_the_document(club, member, season):
             legs = [(own, amount), (pot, -amount)]
             ledger.post(club, legs, memo, Source.GAME, None, key=ref, ref=ref)
     job = exports.start_season_statement(club, season, member, None, "sv", "pdf")
-    _pages, text = pdf_text(exports.job_pdf(exports.build_season_statement(job.pk)))
+    _pages, text = pdf_text(exports.job_pdf(season_statements.build_season_statement(job.pk)))
     assert "2026-03-05 Kille #7 · 3 poster 2,00 kr 2,00 kr" in text
     assert "giv 2" not in text
 
@@ -602,8 +610,8 @@ def test_a_build_that_runs_out_of_time_or_breaks_fails_with_a_message_in_its_lan
     def breaks(account, start, end):
         raise raised
 
-    monkeypatch.setattr(exports.ledger, "statement", breaks)
-    job = exports.build_season_statement(waiting_job(club, season, language).pk)
+    monkeypatch.setattr(season_statements.statements, "statement", breaks)
+    job = season_statements.build_season_statement(waiting_job(club, season, language).pk)
     assert (job.status, job.error) == ("failed", message)
     assert "internal detail" not in job.error  # the log has that, not the treasurer's page
 
@@ -612,11 +620,11 @@ def test_a_job_queued_twice_is_built_once(club, books, season, monkeypatch):
     built: list[int] = []
     statement = ledger.statement
     monkeypatch.setattr(
-        exports.ledger, "statement", lambda *args: built.append(1) or statement(*args)
+        season_statements.statements, "statement", lambda *args: built.append(1) or statement(*args)
     )
     job = waiting_job(club, season)
-    assert exports.build_season_statement(job.pk).status == "done"
-    assert exports.build_season_statement(job.pk).status == "done"
+    assert season_statements.build_season_statement(job.pk).status == "done"
+    assert season_statements.build_season_statement(job.pk).status == "done"
     assert len(built) == 2  # Anna and Bo, once each
     assert status_of(job) == ("done", 1)
 
@@ -629,8 +637,8 @@ def test_a_build_whose_job_was_taken_from_it_writes_nothing(club, books, season,
         ExportJob.objects.update(status="failed", error="gone")
         return statement(account, start, end)
 
-    monkeypatch.setattr(exports.ledger, "statement", swept_meanwhile)
-    job = exports.build_season_statement(waiting_job(club, season).pk)
+    monkeypatch.setattr(season_statements.statements, "statement", swept_meanwhile)
+    job = season_statements.build_season_statement(waiting_job(club, season).pk)
     assert (job.status, job.error, job.done, job.content) == ("failed", "gone", 0, "")
 
 
@@ -729,7 +737,7 @@ def test_a_hostile_try_again_changes_nothing(
     )
     assert treasurer_client.put(url).status_code == 405
     # A job that has not failed is not made again.
-    done = exports.build_season_statement(waiting_job(club, season, "en").pk)
+    done = season_statements.build_season_statement(waiting_job(club, season, "en").pk)
     done_url = export_url(club, "export-job", done.pk)
     assert treasurer_client.post(done_url, {"submission": "k4"})["Location"] == done_url
     # Nothing to make again: its season is gone.

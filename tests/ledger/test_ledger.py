@@ -10,10 +10,11 @@ from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import ledger
 from engine.base import MAX_AMOUNT_ORE, MAX_BALANCE_ORE
-from ledger import services as ledger
+from ledger import checks
 from ledger.models import Account, AccountKind, Entry, Source, Transaction
-from ledger.services import LedgerError
+from ledger.postings import LedgerError
 from tests.concurrency import at_once, postgres_only
 from tests.conftest import client_for
 from tests.factories import ledger_url_name, make_club, make_member
@@ -482,7 +483,7 @@ def test_check_ledger_runs_the_checks_other_apps_register(club, books, monkeypat
 
     from django.core.management import CommandError, call_command
 
-    monkeypatch.setattr(ledger, "_BOOK_CHECKS", [])
+    monkeypatch.setattr(checks, "_BOOK_CHECKS", [])
     seen = []
 
     def pot_is_odd(checked_club):

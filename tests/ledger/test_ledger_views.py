@@ -4,7 +4,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from ledger import services as ledger
+import ledger
 from ledger.models import AccountKind, Transaction
 from tests.conftest import client_for
 from tests.factories import ledger_url_name, make_member

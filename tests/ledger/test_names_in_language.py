@@ -9,9 +9,9 @@ from datetime import date
 import pytest
 from django.utils import translation
 
+import ledger
 from evenings import services as evenings
 from ledger import dues
-from ledger import services as ledger
 from ledger.models import DuesPlan, Source, Transaction
 
 

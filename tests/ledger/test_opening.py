@@ -13,10 +13,10 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+import ledger
 from club.models import Role
 from evenings import services as evenings
 from ledger import opening as books
-from ledger import services as ledger
 from ledger import statements
 from ledger.models import Account, AccountKind, AuditRecord, Source, Transaction
 from scoring import games, recording

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
+import ledger
 from club.members import set_roles
 from club.models import Member, Membership, Role
 from ledger import ownership
-from ledger import services as ledger
 from ledger.models import Account, AccountKind, Source
 from tests.factories import make_member, make_user
 

@@ -10,7 +10,7 @@ from django.utils import translation
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ledger import services as ledger
+import ledger
 from ledger import settle
 from ledger.models import AccountKind, Source, Transaction
 from ledger.settle import Payment, SettlementError

@@ -11,8 +11,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+import ledger
 from ledger import payments, statements
-from ledger import services as ledger
 from ledger.models import AccountKind, Source
 from ledger.statements import statement_lines
 from tests.factories import make_member

@@ -18,8 +18,8 @@ from django.http import HttpResponse
 from django.test import Client
 from django.urls import reverse
 
+import ledger
 from club.models import Club, Member
-from ledger import services as ledger
 from scoring.models import Game
 
 HTMX = {"HTTP_HX_REQUEST": "true"}

@@ -14,7 +14,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from ledger import services as ledger
+import ledger
+from ledger import audit as ledger_audit
 from ledger.models import Account, AuditRecord, Entry, Source
 from scoring import audit, recording
 from scoring.models import Event, Game, GameStatus
@@ -376,7 +377,7 @@ def test_the_upgrade_seals_old_events_as_recording_does(club, played):
     for record in AuditRecord.objects.filter(club=club, action="event"):
         event = Event.objects.get(game_id=record.data["game"], seq=record.data["seq"])
         assert migration._data(event) == recording.event_audit_data(event) == record.data
-        assert migration._seal(record) == ledger._seal(record) == record.digest
+        assert migration._seal(record) == ledger_audit._seal(record) == record.digest
 
 
 @pytest.mark.postgres

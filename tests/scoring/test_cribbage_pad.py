@@ -9,9 +9,9 @@ from dataclasses import replace
 import pytest
 from django.urls import reverse
 
+import ledger
 from engine import cribbage
 from league.models import GameResult
-from ledger import services as ledger
 from scoring.games.cribbage import PEG_CHIPS, points_choices
 from scoring.models import GameStatus
 from tests.scoring.pad import p_fields, pad_url, post_event, start_from_form

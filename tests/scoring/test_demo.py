@@ -3,11 +3,11 @@ from itertools import pairwise
 from django.db.models import Sum
 from django.utils import timezone
 
+import ledger
 from club.demo import DEMO_USERNAME, load_demo
 from club.models import Member, User
 from engine import registry
 from league.models import GameResult, Standing
-from ledger import services as ledger
 from ledger.models import Account, Entry, Transaction
 from scoring.demo import record_evenings
 from scoring.models import Event, Game, GameStatus

@@ -8,8 +8,8 @@ import re
 import pytest
 from django.urls import reverse
 
+import ledger
 from league.models import GameResult
-from ledger import services as ledger
 from ledger.models import Account
 from scoring import recording
 from scoring.models import Event, Game, GameStatus

@@ -1,5 +1,5 @@
 """The memos of a game's money on statements and exports (``scoring.messages.describe_game_money``
-through ``ledger.services.describe``): what the event did with today's names, members' and
+through ``ledger.describe``): what the event did with today's names, members' and
 guests', "undo" for a reversal, two queries for any number of transactions and games."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import translation
 
-from ledger import services as ledger
+import ledger
 from ledger.models import Transaction
 from scoring import recording
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+import ledger
 from club.models import Role
 from league.models import GameResult
-from ledger import services as ledger
 from ledger.models import Account
 from scoring import recording
 from scoring.models import Event, Game, GameStatus

@@ -9,7 +9,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from ledger import services as ledger
+import ledger
 from ledger.models import Account, AccountKind, Transaction
 from scoring import games, recording
 from scoring.games import polskt_pass as hooks

@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import pytest
 
+import ledger
 from league.models import GameResult
-from ledger import services as ledger
 from ledger.models import Account, Transaction
 from scoring import recording
 from scoring.models import Event, Game, GameStatus

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+import ledger
 from league.models import GameResult
-from ledger import services as ledger
 from ledger.models import Account
 from scoring import recording
 from scoring.models import Event, GameStatus

@@ -1,5 +1,5 @@
 """Verify the books, per club: the keyed audit chain, every cached balance, and the checks other
-apps register with ``ledger.services.register_check`` (scoring checks that the books hold what its
+apps register with ``ledger.register_check`` (scoring checks that the books hold what its
 games' events say, and that the events are what the audit chain recorded; see
 ``scoring/audit.py``).
 
@@ -10,7 +10,7 @@ treasurer keeps a head printed earlier outside the database and passes it back w
 means records were deleted or the chain was rewritten.
 
 Exits non-zero when anything does not match, so it can run from cron or a deploy check. Notes
-that other apps register (``ledger.services.register_notice``: e.g. a game recorded before the
+that other apps register (``ledger.register_notice``: e.g. a game recorded before the
 engine knew the cards, which holds a fact it now refuses) are printed and do not fail it.
 """
 
@@ -19,7 +19,8 @@ import re
 from django.core.management.base import BaseCommand, CommandError
 
 from club.models import Club
-from ledger import services as ledger
+from ledger.audit import audit_head, find_in_chain, overall_head
+from ledger.checks import book_notices, verify_books
 
 _DIGEST = re.compile(r"[0-9a-f]{64}")
 
@@ -53,17 +54,17 @@ class Command(BaseCommand):
         failures = 0
         heads = {}
         for each in clubs:
-            problems = ledger.verify_books(each)
+            problems = verify_books(each)
             for problem in problems:
                 self.stderr.write(f"{each.slug}: {problem}")
             failures += len(problems)
-            for notice in ledger.book_notices(each):
+            for notice in book_notices(each):
                 self.stdout.write(f"{each.slug}: note: {notice}")
             if not problems:
                 self.stdout.write(f"{each.slug}: the books, the audit trail and the games agree")
-            heads[each.pk] = head = ledger.audit_head(each)
+            heads[each.pk] = head = audit_head(each)
             self.stdout.write(f"{each.slug}: audit head {head.digest} (record {head.seq})")
-        overall = ledger.overall_head(heads)
+        overall = overall_head(heads)
         if not club:
             clubs_counted = f"{len(heads)} club" + ("" if len(heads) == 1 else "s")
             self.stdout.write(f"all clubs: audit head {overall} ({clubs_counted})")
@@ -76,7 +77,7 @@ class Command(BaseCommand):
         if digest == overall:
             self.stdout.write(f"{digest}: the expected head, unchanged")
             return True
-        found = ledger.find_in_chain(clubs, digest)
+        found = find_in_chain(clubs, digest)
         if found is None:
             self.stderr.write(
                 f"{digest}: the expected head is not in the audit trail: the record it names "
