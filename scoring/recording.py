@@ -555,6 +555,13 @@ def carried_on(game: Game) -> bool:
     return later.exclude(status=GameStatus.VOIDED).exists()
 
 
+def may_undo(game: Game) -> bool:
+    """Whether the game's last event may be taken back now, as far as the game goes (the pad
+    also asks whether the member scores and whether there is an event to take back): not in a
+    voided game, nor once a later game plays from this one's pot (``carried_on``)."""
+    return game.status != GameStatus.VOIDED and not carried_on(game)
+
+
 def _refuse_if_carried_on(game: Game) -> None:
     if carried_on(game):
         raise EventRefused(

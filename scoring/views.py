@@ -12,7 +12,6 @@ a long evening's pad stays as quick as a short one's.
 
 from __future__ import annotations
 
-import secrets
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
@@ -72,22 +71,6 @@ def played_games(club) -> list[registry.GameInfo]:
     return chosen or list(known.values())
 
 
-def _setup_for(
-    request: HttpRequest,
-    info: registry.GameInfo,
-    players: int,
-    draw_dealer: bool,
-    table: Table | None = None,
-) -> dict:
-    """Engine arguments fixed at the start: the first dealer (the first seat, or drawn by the
-    app) and what the club's game starts from (its pot carried over, or the evening table's:
-    see ``scoring.games.start_setup``)."""
-    setup = games.start_setup(request.club, info.key, table.number if table else None)
-    if draw_dealer and info.declaration.draws_first_dealer:
-        setup["first_dealer"] = f"s{secrets.randbelow(players)}"
-    return setup
-
-
 @require_http_methods(["GET", "HEAD", "POST"])
 @club_view(role=Role.SCORER)
 def game_start(request: HttpRequest, game_key: str) -> HttpResponse:
@@ -119,12 +102,9 @@ def game_start(request: HttpRequest, game_key: str) -> HttpResponse:
         seated = form.cleaned_data["seated"]
         if table is not None:
             seated = _in_table_order(table, seated)
-        draw = form.cleaned_data["draw_dealer"]
-        setup = _setup_for(request, info, len(seated), draw, table)
-        if draw and "first_dealer" not in setup:
-            # The engine deals from the first seat: draw by turning the table.
-            turn = secrets.randbelow(len(seated))
-            seated = seated[turn:] + seated[:turn]
+        setup = games.start_setup(request.club, info.key, table.number if table else None)
+        if form.cleaned_data["draw_dealer"]:
+            seated, setup = games.draw_first_dealer(info, seated, setup)
         try:
             game = recording.start_game(
                 request.club,
@@ -231,7 +211,7 @@ def _history(game: Game, *, everything: bool) -> list[HistoryLine]:
 
 
 def _pad_context(request: HttpRequest, game: Game, **extra) -> dict:
-    info = registry.get(game.game_key)
+    info = game.played
     pad = games.pad_for(game.game_key)
     seats = list(game.seats.all())
     state, _nets = recording.current_state(game)
@@ -255,10 +235,7 @@ def _pad_context(request: HttpRequest, game: Game, **extra) -> dict:
         "pad_template": pad.template,
         "event_key": uuid.uuid4().hex,
         "can_record": request.member.is_scorer and game.is_open,
-        "can_undo": request.member.is_scorer
-        and game.status != GameStatus.VOIDED
-        and bool(undo_what)
-        and not recording.carried_on(game),
+        "can_undo": request.member.is_scorer and bool(undo_what) and recording.may_undo(game),
         "history": history,
         "history_all": everything,
         "history_more": len(history) < game.seq,

@@ -189,7 +189,7 @@ def test_the_app_can_draw_the_first_dealer(scorer_client, club, scorer, member, 
         drawn.append(n)
         return 2
 
-    monkeypatch.setattr("scoring.views.secrets.randbelow", draw)
+    monkeypatch.setattr("scoring.games.secrets.randbelow", draw)
     assert scorer_client.post(url, {"players": players, "draw_dealer": "on"}).status_code == 302
     assert drawn == [4]  # one card drawn among the four players
     game = Game.objects.get(game_key="fyrtioett")
@@ -200,7 +200,7 @@ def test_the_app_can_draw_the_first_dealer(scorer_client, club, scorer, member, 
 def test_without_the_draw_the_first_seat_deals(scorer_client, club, scorer, member, monkeypatch):
     url = reverse("scoring:game-start", args=[club.slug, "fyrtioett"])
     others = [make_member(club, f"Fyra {i}", login=False) for i in range(2)]
-    monkeypatch.setattr("scoring.views.secrets.randbelow", lambda n: pytest.fail("drew a dealer"))
+    monkeypatch.setattr("scoring.games.secrets.randbelow", lambda n: pytest.fail("drew a dealer"))
     players = [scorer.pk, member.pk, *[o.pk for o in others]]
     assert scorer_client.post(url, {"players": players}).status_code == 302
     game = Game.objects.get(game_key="fyrtioett")
