@@ -18,6 +18,12 @@ Fewest payments
     balances, then the largest debtor pays the largest creditor until all are square (at most
     n − 1 payments).
 
+The treasurer's settle-up
+    ``members_plan`` is the settle-up page's rule: the members' balances settled in one of its
+    modes (the fewest payments among them, everyone with the club's box, or one member). Money
+    in pots and the box is not the members', so whatever does not net to zero among the
+    members is settled with the club; the page only reads the balances and shows the plan.
+
 Swish
     ``swish_payment_url`` builds Swish's payment link
     ``https://app.swish.nu/1/p/sw/?sw=<payee>&amt=<kronor.öre>&cur=SEK&msg=<message>&edit=msg``.
@@ -227,6 +233,34 @@ def settle_one(
         plan.append(Payment(other, key, part) if sign > 0 else Payment(key, other, part))
         remaining -= part
     return plan
+
+
+# The settle-up page's modes: the fewest payments among the members, everyone with the club's
+# box, one member.
+MODES = ("all", "treasury", "one")
+
+
+def members_plan(
+    balances: Mapping[str, int],
+    mode: str,
+    key: str | None = None,
+    amount_ore: int | None = None,
+    *,
+    club: str = "cash",
+) -> list[Payment]:
+    """The members' balances settled in one of the ``MODES``: ``all``, the fewest payments;
+    ``treasury``, everyone with ``club`` (the box); ``one``, member ``key`` brought to zero, or
+    ``amount_ore`` closer to it. Money in pots and the box is not the members': whatever does
+    not net to zero among the members is settled with ``club``."""
+    if mode == "treasury":
+        return settle_against(balances, party=club)
+    total = sum(balances.values())
+    with_club = {**balances, club: -total} if total else dict(balances)
+    if mode == "one":
+        return settle_one(with_club, key, amount_ore)
+    if mode != "all":
+        raise SettlementError(f"{mode} is no way to settle up.")
+    return plan_settlement(with_club)
 
 
 def apply_plan(balances: Mapping[str, int], plan: list[Payment]) -> dict[str, int]:

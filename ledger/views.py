@@ -229,33 +229,27 @@ def my_statement(request: HttpRequest) -> HttpResponse:
 
 
 def _settle_context(request: HttpRequest) -> dict:
-    """The plan for the chosen mode: fewest payments among members, everyone via the club's
-    box, or one member (fully, or a chosen amount of their balance)."""
+    """The plan for the chosen mode (``ledger.settle.members_plan``): fewest payments among
+    members, everyone via the club's box, or one member (fully, or a chosen amount of their
+    balance)."""
     accounts = [a for a in _accounts(request.club) if a.kind == AccountKind.MEMBER]
     balances = {a.key: a.balance_ore for a in accounts if a.balance_ore}
     names = {a.key: a.name for a in accounts} | {"cash": _("the club")}
     numbers = {a.key: a.member.swish_number for a in accounts} | {"cash": request.club.swish_number}
-    # Money in pots and the box is not the members': whatever does not net to zero among
-    # members is settled with the club.
-    total = sum(balances.values())
-    with_club = {**balances, "cash": -total} if total else dict(balances)
     debtors = sorted((a for a in accounts if a.balance_ore), key=lambda a: a.name)
     mode = request.GET.get("mode", "all")
+    if mode not in settle.MODES:
+        mode = "all"
     one_form = SettleOneForm(
         request.GET if mode == "one" else None, accounts=debtors, club=request.club, prefix="one"
     )
     plan: list = []
     try:
-        if mode == "treasury":
-            plan = settle.settle_against(balances, party="cash")
-        elif mode == "one":
-            if one_form.is_valid():
-                plan = settle.settle_one(
-                    with_club, one_form.cleaned_data["member"], one_form.cleaned_data["amount"]
-                )
-        else:
-            mode = "all"
-            plan = settle.plan_settlement(with_club)
+        if mode != "one":
+            plan = settle.members_plan(balances, mode)
+        elif one_form.is_valid():
+            data = one_form.cleaned_data
+            plan = settle.members_plan(balances, mode, data["member"], data["amount"])
     except settle.SettlementError as error:
         messages.error(request, str(error))
     message = _("%(club)s: settle-up") % {"club": request.club.name}

@@ -144,6 +144,27 @@ def test_settling_against_the_club_is_one_payment_per_member():
     assert plan == [Payment("a", "cash", 300), Payment("cash", "b", 200)]
 
 
+def test_what_the_members_do_not_net_to_zero_is_settled_with_the_club():
+    balances = {"member:1": 500, "member:2": -200}
+    plan = settle.members_plan(balances, "all")
+    assert plan == [Payment("cash", "member:1", 300), Payment("member:2", "member:1", 200)]
+    assert settle.members_plan(balances, "one", "member:2") == [
+        Payment("member:2", "member:1", 200)
+    ]
+    assert settle.members_plan(balances, "one", "member:1", 100) == [
+        Payment("cash", "member:1", 100)
+    ]
+    assert settle.members_plan(balances, "treasury") == [
+        Payment("cash", "member:1", 500),
+        Payment("member:2", "cash", 200),
+    ]
+    assert settle.members_plan({"member:1": 300, "member:2": -300}, "all") == [
+        Payment("member:2", "member:1", 300)
+    ]
+    with pytest.raises(SettlementError):
+        settle.members_plan(balances, "everyone")
+
+
 def test_a_plan_reads_aloud_in_both_languages():
     names = {"member:1": "Anna", "member:2": "Bo", "cash": "klubben"}
     with translation.override("sv"):
