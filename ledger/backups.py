@@ -1,4 +1,5 @@
-"""Backups of the whole database, and bringing one back (``manage.py backup`` and ``restore``).
+"""Backups of the whole database (``manage.py backup``, and nightly by the beat), and the
+PostgreSQL client programs they and a restore (``ledger.restores``) run.
 
 A backup is the database's own copy, never a re-serialisation of its rows: on PostgreSQL
 ``pg_dump --format=custom`` (one snapshot, taken in a single repeatable-read transaction while
@@ -13,9 +14,8 @@ real name, ``protokoll-<UTC time>.dump`` or ``.sqlite3``, only when complete: a 
 half file under a real name, and linking never replaces an existing backup. Then only the
 newest ``keep`` backups stay; files of other names in the directory are never touched.
 
-A restore goes only into a database without any of the app's tables (an empty one), so that
-nothing already there can mix with what the backup holds; ``manage.py restore`` then runs
-``check_ledger`` on the result.
+pg_dump and pg_restore are found by version (``find_pg_program``: at least the server's) and
+given the connection in libpq's environment, so the password is not in ``ps``.
 """
 
 from __future__ import annotations
@@ -32,10 +32,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from django.apps import apps
 from django.conf import settings
 from django.db import connections
-from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 
 log = logging.getLogger("protokoll.backup")
@@ -44,8 +42,6 @@ PREFIX = "protokoll-"
 SUFFIXES = {"postgresql": ".dump", "sqlite": ".sqlite3"}
 # protokoll-20260519T031000Z.dump, and -2, -3 … for a second backup within the same second.
 _NAME = re.compile(r"protokoll-(\d{8}T\d{6}Z)(?:-(\d+))?\.(dump|sqlite3)")
-_PG_MAGIC = b"PGDMP"
-_SQLITE_MAGIC = b"SQLite format 3\x00"
 _PG_BINARIES = Path("/usr/lib/postgresql")
 
 Progress = Callable[[str], None]
@@ -64,15 +60,7 @@ class Backup:
     removed: list[Path] = field(default_factory=list)
 
 
-@dataclass(frozen=True)
-class Restored:
-    path: Path
-    seconds: float
-    tables: int
-    unapplied_migrations: list[str]
-
-
-def _quiet(message: str) -> None:
+def quiet(message: str) -> None:
     pass
 
 
@@ -84,7 +72,7 @@ def setting_keep() -> int:
     return int(getattr(settings, "BACKUP_KEEP", 14))
 
 
-def _engine(alias: str = "default") -> str:
+def database_engine(alias: str = "default") -> str:
     vendor = connections[alias].vendor
     if vendor not in SUFFIXES:
         raise BackupError(f"backups of a {vendor} database are not supported")
@@ -98,7 +86,7 @@ def backup(
     directory: str | Path | None = None,
     keep: int | None = None,
     *,
-    progress: Progress = _quiet,
+    progress: Progress = quiet,
     alias: str = "default",
 ) -> Backup:
     """Write a consistent copy of the database into ``directory`` (``BACKUP_DIR``), then keep
@@ -109,7 +97,7 @@ def backup(
     keep = setting_keep() if keep is None else keep
     if keep < 1:
         raise BackupError(f"keep must be at least 1 (got {keep})")
-    engine = _engine(alias)
+    engine = database_engine(alias)
     if connections[alias].in_atomic_block:
         # pg_dump would not see what this transaction wrote, and SQLite's backup would wait
         # for it to end.
@@ -197,149 +185,19 @@ def _sqlite_backup(target: Path, alias: str, progress: Progress) -> None:
 
 def _pg_dump(target: Path, alias: str, progress: Progress) -> None:
     connection = connections[alias]
-    server = _server_major(alias)
+    server = server_major(alias)
     pg_dump = find_pg_program("pg_dump", server)
     progress(
         f"dumping PostgreSQL database {connection.settings_dict['NAME']!r} "
         f"(server {server}) with {pg_dump}"
     )
-    _run([pg_dump, "--format=custom", "--compress=6", f"--file={target}"], alias, "pg_dump")
-
-
-# --- restoring ----------------------------------------------------------------------------
-
-
-def kind_of(path: Path) -> str:
-    """``postgresql`` or ``sqlite`` from the file's first bytes."""
-    try:
-        with path.open("rb") as file:
-            head = file.read(len(_SQLITE_MAGIC))
-    except FileNotFoundError:
-        raise BackupError(f"no such file: {path}") from None
-    except OSError as error:
-        raise BackupError(f"cannot read {path}: {error}") from error
-    if head.startswith(_PG_MAGIC):
-        return "postgresql"
-    if head == _SQLITE_MAGIC:
-        return "sqlite"
-    raise BackupError(
-        f"{path} is not a backup: neither a pg_dump custom-format archive nor a SQLite "
-        "database (a dumpdata JSON file is not a backup either: see README, Backups)"
-    )
-
-
-def our_tables(alias: str = "default") -> list[str]:
-    """The app's tables (every installed model's, and the migrations record) that exist in
-    the database."""
-    ours = {model._meta.db_table for model in apps.get_models(include_auto_created=True)}
-    ours.add("django_migrations")
-    with connections[alias].cursor() as cursor:
-        existing = connections[alias].introspection.table_names(cursor)
-    return sorted(ours.intersection(existing))
-
-
-def how_to_empty(alias: str = "default") -> str:
-    db = connections[alias].settings_dict
-    if connections[alias].vendor == "postgresql":
-        return (
-            f"create an empty database and point DATABASE_URL at it, e.g. "
-            f"`createdb -h {db.get('HOST') or 'localhost'} -U {db.get('USER') or 'postgres'} "
-            f"protokoll_restored` (or `dropdb` the old one first, if it is really to go)"
-        )
-    return (
-        "point DATABASE_URL at a new file, e.g. DATABASE_URL=sqlite:////srv/protokoll/new.sqlite3"
-    )
-
-
-def restore(path: str | Path, *, progress: Progress = _quiet, alias: str = "default") -> Restored:
-    """Bring the backup at ``path`` back into the (empty) database of ``alias``."""
-    path = Path(path)
-    engine = _engine(alias)
-    kind = kind_of(path)
-    if kind != engine:
-        raise BackupError(
-            f"{path} is a {_label(kind)} backup and the database is {_label(engine)}: restore it "
-            f"into a {_label(kind)} database"
-        )
-    tables = our_tables(alias)
-    if tables:
-        raise BackupError(
-            f"the database {connections[alias].settings_dict['NAME']} is not empty: it has "
-            f"{len(tables)} of the app's tables ({', '.join(tables[:3])}, …). A restore goes "
-            f"only into an empty database: {how_to_empty(alias)}."
-        )
-    started = time.monotonic()
-    if engine == "postgresql":
-        _pg_restore(path, alias, progress)
-    else:
-        _sqlite_restore(path, alias, progress)
-    connection = connections[alias]
-    connection.close()
-    restored = our_tables(alias)
-    if "django_migrations" not in restored:
-        raise BackupError(f"{path} holds no Protokoll database (no django_migrations table)")
-    executor = MigrationExecutor(connection)
-    plan = executor.migration_plan(executor.loader.graph.leaf_nodes())
-    seconds = time.monotonic() - started
-    progress(f"restored {len(restored)} tables from {path.name} in {seconds:.1f} s")
-    return Restored(
-        path=path,
-        seconds=seconds,
-        tables=len(restored),
-        unapplied_migrations=[f"{m.app_label}.{m.name}" for m, _ in plan],
-    )
-
-
-def _label(engine: str) -> str:
-    return {"postgresql": "PostgreSQL", "sqlite": "SQLite"}[engine]
-
-
-def _sqlite_restore(path: Path, alias: str, progress: Progress) -> None:
-    connection = connections[alias]
-    progress(f"copying {path} into the SQLite database {connection.settings_dict['NAME']}")
-    source = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-    try:
-        (result,) = source.execute("PRAGMA quick_check").fetchone()
-        if result != "ok":
-            raise BackupError(f"{path} is damaged: {result}")
-        connection.ensure_connection()
-        # The backup API replaces the target's pages as one write transaction.
-        source.backup(connection.connection)
-    except sqlite3.DatabaseError as error:
-        raise BackupError(f"cannot restore {path}: {error}") from error
-    finally:
-        source.close()
-
-
-def _pg_restore(path: Path, alias: str, progress: Progress) -> None:
-    server = _server_major(alias)
-    pg_restore = find_pg_program("pg_restore", server)
-    progress(
-        f"restoring {path} into PostgreSQL database "
-        f"{connections[alias].settings_dict['NAME']!r} with {pg_restore}"
-    )
-    # One transaction: a restore that fails half way leaves the database empty, not half
-    # full. The objects belong to whoever restores (DATABASE_URL's user), not the roles of
-    # the server the backup came from, which need not exist here.
-    _run(
-        [
-            pg_restore,
-            "--single-transaction",
-            "--exit-on-error",
-            "--no-owner",
-            "--no-privileges",
-            f"--dbname={connections[alias].settings_dict['NAME']}",
-            str(path),
-        ],
-        alias,
-        "pg_restore",
-    )
+    run_program([pg_dump, "--format=custom", "--compress=6", f"--file={target}"], alias, "pg_dump")
 
 
 # --- PostgreSQL's programs ----------------------------------------------------------------
 
 
-def _server_major(alias: str) -> int:
+def server_major(alias: str) -> int:
     connection = connections[alias]
     connection.ensure_connection()
     return connection.pg_version // 10000
@@ -405,7 +263,7 @@ def _pg_environment(alias: str) -> dict[str, str]:
     return env
 
 
-def _run(command: list[str], alias: str, name: str) -> None:
+def run_program(command: list[str], alias: str, name: str) -> None:
     try:
         done = subprocess.run(
             command, env=_pg_environment(alias), capture_output=True, text=True, check=False

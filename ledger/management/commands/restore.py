@@ -7,7 +7,7 @@ there (create an empty database, or point DATABASE_URL at a new SQLite file)."""
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
-from ledger import backups
+from ledger import backups, restores
 
 
 class Command(BaseCommand):
@@ -28,7 +28,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, file, expect=(), **options) -> None:
         try:
-            restored = backups.restore(file, progress=self.stdout.write)
+            restored = restores.restore(file, progress=self.stdout.write)
         except backups.BackupError as error:
             raise CommandError(str(error)) from error
         if restored.unapplied_migrations:
