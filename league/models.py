@@ -42,11 +42,13 @@ class GameResult(models.Model):
         verbose_name_plural = _("game results")
         constraints = [
             models.UniqueConstraint(
-                fields=["game_ref", "seat"], name="club_gameresult_one_per_seat"
+                fields=["game_ref", "seat"], name="league_gameresult_one_per_seat"
             ),
         ]
         indexes = [
-            models.Index(fields=["club", "game_key", "finished_at"], name="club_result_game_time"),
+            models.Index(
+                fields=["club", "game_key", "finished_at"], name="league_result_game_time"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -77,7 +79,7 @@ class Standing(models.Model):
         ordering = ["season", "game_key", "rank"]
         constraints = [
             models.UniqueConstraint(
-                fields=["season", "game_key", "member"], name="club_standing_one_per_member"
+                fields=["season", "game_key", "member"], name="league_standing_one_per_member"
             ),
         ]
 
@@ -106,7 +108,7 @@ class RatingPoint(models.Model):
     class Meta:
         ordering = ["finished_at", "id"]
         indexes = [
-            models.Index(fields=["member", "game_key", "finished_at"], name="club_rating_member"),
+            models.Index(fields=["member", "game_key", "finished_at"], name="league_rating_member"),
             # A game kind's points from a moment on: what a re-rate compares and replaces.
             models.Index(
                 fields=["club", "game_key", "finished_at"], name="league_rating_game_time"
@@ -129,7 +131,7 @@ class HeadToHead(models.Model):
     class Meta:
         constraints = [
             models.UniqueConstraint(
-                fields=["season", "game_key", "member", "opponent"], name="club_h2h_one_per_pair"
+                fields=["season", "game_key", "member", "opponent"], name="league_h2h_one_per_pair"
             ),
         ]
 

@@ -81,15 +81,15 @@ class Account(models.Model):
         verbose_name = _("account")
         verbose_name_plural = _("accounts")
         constraints = [
-            models.UniqueConstraint(fields=["club", "key"], name="club_account_unique_key"),
+            models.UniqueConstraint(fields=["club", "key"], name="ledger_account_unique_key"),
             models.UniqueConstraint(
                 fields=["member"],
                 condition=models.Q(kind="member"),
-                name="club_account_one_per_member",
+                name="ledger_account_one_per_member",
             ),
             models.CheckConstraint(
                 condition=~models.Q(kind="member") | models.Q(member__isnull=False),
-                name="club_account_member_kind_has_member",
+                name="ledger_account_member_kind_has_member",
             ),
         ]
 
@@ -184,10 +184,10 @@ class Transaction(models.Model):
             models.UniqueConstraint(
                 fields=["club", "key"],
                 condition=models.Q(key__isnull=False),
-                name="club_transaction_unique_key",
+                name="ledger_transaction_unique_key",
             ),
         ]
-        indexes = [models.Index(fields=["club", "date"], name="club_tx_club_date")]
+        indexes = [models.Index(fields=["club", "date"], name="ledger_tx_club_date")]
 
     def __str__(self) -> str:
         return f"{self.date} {self.memo}"
@@ -226,10 +226,10 @@ class Entry(models.Model):
         verbose_name_plural = _("entries")
         constraints = [
             models.CheckConstraint(
-                condition=~models.Q(amount_ore=0), name="club_entry_amount_not_zero"
+                condition=~models.Q(amount_ore=0), name="ledger_entry_amount_not_zero"
             ),
         ]
-        indexes = [models.Index(fields=["account", "date", "id"], name="club_entry_account_date")]
+        indexes = [models.Index(fields=["account", "date", "id"], name="ledger_entry_account_date")]
 
     def __str__(self) -> str:
         return f"{self.account}: {self.amount_ore}"
@@ -253,7 +253,8 @@ class Period(models.Model):
         verbose_name_plural = _("closed periods")
         constraints = [
             models.CheckConstraint(
-                condition=models.Q(start__lte=models.F("end")), name="club_period_start_before_end"
+                condition=models.Q(start__lte=models.F("end")),
+                name="ledger_period_start_before_end",
             ),
         ]
 
@@ -273,7 +274,7 @@ class PeriodBalance(models.Model):
         ordering = ["account"]
         constraints = [
             models.UniqueConstraint(
-                fields=["period", "account"], name="club_periodbalance_one_per_account"
+                fields=["period", "account"], name="ledger_periodbalance_one_per_account"
             ),
         ]
 
@@ -328,7 +329,7 @@ class AuditRecord(models.Model):
         verbose_name = _("audit record")
         verbose_name_plural = _("audit records")
         constraints = [
-            models.UniqueConstraint(fields=["club", "seq"], name="club_auditrecord_unique_seq"),
+            models.UniqueConstraint(fields=["club", "seq"], name="ledger_auditrecord_unique_seq"),
         ]
         indexes = [
             # The newest sealed state of one subject (ledger.ownership.seal).
@@ -360,7 +361,7 @@ class DuesPlan(models.Model):
         verbose_name_plural = _("dues plans")
         constraints = [
             models.CheckConstraint(
-                condition=models.Q(fee_ore__gt=0), name="club_duesplan_fee_positive"
+                condition=models.Q(fee_ore__gt=0), name="ledger_duesplan_fee_positive"
             ),
         ]
 
@@ -414,12 +415,13 @@ class ExportJob(models.Model):
         verbose_name_plural = _("exports")
         constraints = [
             models.CheckConstraint(
-                condition=models.Q(done__lte=models.F("total")), name="club_exportjob_done_le_total"
+                condition=models.Q(done__lte=models.F("total")),
+                name="ledger_exportjob_done_le_total",
             ),
             models.UniqueConstraint(fields=["club", "key"], name="ledger_exportjob_unique_key"),
         ]
         indexes = [
-            models.Index(fields=["club", "created_at"], name="club_export_club_created"),
+            models.Index(fields=["club", "created_at"], name="ledger_export_club_created"),
             # The sweep's query, every minute: only the few unfinished jobs are indexed.
             models.Index(
                 fields=["updated_at"],
