@@ -19,6 +19,10 @@ from __future__ import annotations
 
 import os
 import random
+from types import ModuleType
+from typing import Any
+
+from engine.errors import IllegalEvent
 
 # Deals per game in the suite, unless PROTOKOLL_SIMULATE says otherwise.
 DEFAULT_DEALS = 200
@@ -39,3 +43,18 @@ def report(game: str, **counts: int) -> None:
     """Print what a simulator test ran (seen with ``pytest -s``)."""
     figures = ", ".join(f"{name} {value}" for name, value in counts.items())
     print(f"[simulate] {game}: {figures}")  # noqa: T201 - the long run's report
+
+
+def apply_all(game: ModuleType, state: Any, events: list[dict]) -> Any:
+    """``state`` after ``events``, applied by ``game``'s engine one by one."""
+    for event in events:
+        state = game.apply(state, event)
+    return state
+
+
+def accepted(game: ModuleType, state: Any, events: list[dict]) -> Any:
+    """``state`` after ``events``, or None if the engine refuses one of them."""
+    try:
+        return apply_all(game, state, events)
+    except IllegalEvent:
+        return None

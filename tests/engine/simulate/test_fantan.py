@@ -8,7 +8,7 @@ import random
 
 from engine import fantan as f
 from engine.errors import IllegalEvent
-from tests.engine.simulate import deals, report, rng
+from tests.engine.simulate import apply_all, deals, report, rng
 from tests.engine.simulate import fantan as sim
 
 
@@ -24,12 +24,6 @@ def _table(rnd: random.Random, chips: bool | None = None) -> f.State:
     return f.new_game(players, rules, first_dealer=rnd.choice(players))
 
 
-def _apply_all(state: f.State, events: list[dict]) -> f.State:
-    for event in events:
-        state = f.apply(state, event)
-    return state
-
-
 def test_simulated_deals_are_accepted_and_scored_as_counted():
     total = games = 0
     seed = 0
@@ -40,7 +34,7 @@ def test_simulated_deals_are_accepted_and_scored_as_counted():
         games += 1
         while not state.finished and total < deals(300):
             deal = sim.simulate(rnd, state)
-            state = _apply_all(state, deal.events)
+            state = apply_all(f, state, deal.events)
             total += 1
             row = state.sheet[-1]
             if state.rules.play_on:  # else ties in cards left share a place in any order
@@ -85,7 +79,7 @@ def test_a_changed_pass_or_count_is_refused_unless_the_turns_go_round():
             mutations += 1
             ok = sim.turns_fit(state.rules.variant, winner, p, c, deal.sizes)
             try:
-                _apply_all(state, _events(deal, p, c))
+                apply_all(f, state, _events(deal, p, c))
                 accepted = True
             except IllegalEvent:
                 accepted = False

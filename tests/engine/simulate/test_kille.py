@@ -8,8 +8,8 @@ import random
 
 from engine import kille as k
 from engine.cards import KilleRank
-from engine.errors import IllegalEvent
-from tests.engine.simulate import deals, report, rng
+from tests.engine.simulate import accepted as sim_accepted
+from tests.engine.simulate import apply_all, deals, report, rng
 from tests.engine.simulate import kille as sim
 
 
@@ -17,20 +17,6 @@ def _table(rnd: random.Random) -> k.State:
     players = tuple("abcdef"[: rnd.randint(2, 6)])
     pot = rnd.choice((0, 0, 600, 1200))
     return k.new_game(players, first_dealer=rnd.choice(players), pot_ore=pot)
-
-
-def _apply_all(state: k.State, events: list[dict]) -> k.State:
-    for event in events:
-        state = k.apply(state, event)
-    return state
-
-
-def _accepted(state: k.State, events: list[dict]) -> bool:
-    try:
-        _apply_all(state, events)
-    except IllegalEvent:
-        return False
-    return True
 
 
 def _evenings(total: int):
@@ -45,14 +31,14 @@ def _evenings(total: int):
                 return
             deal = sim.simulate(rnd, state)
             yield rnd, state, deal
-            state = _apply_all(state, deal.events)
+            state = apply_all(k, state, deal.events)
             made += 1
 
 
 def test_simulated_deals_are_accepted_and_settled_as_counted():
     counted = {"deals": 0, "showings": 0, "card_by_card": 0, "tapped_after_three": 0}
     for _rnd, state, deal in _evenings(deals(200)):
-        after = _apply_all(state, deal.events)
+        after = apply_all(k, state, deal.events)
         counted["deals"] += 1
         if deal.outcome == "showing" or (deal.outcome == "budrunda" and deal.tricks):
             counted["card_by_card"] += deal.recorded_tricks == sim.TRICKS
@@ -138,7 +124,7 @@ def test_a_changed_fact_is_refused_unless_some_deal_yields_it():
             continue
         for what, events, producible in _mutations(rnd, state.players, deal):
             counted["mutations"] += 1
-            accepted = _accepted(state, events)
+            accepted = sim_accepted(k, state, events) is not None
             assert accepted == producible, (what, events, deal.tricks, deal.last)
             counted["refused" if not accepted else "still_producible"] += 1
     report("kille mutations", **counted)

@@ -9,14 +9,8 @@ from collections import Counter
 from engine import kille_elimination as ke
 from engine.cards import KilleRank
 from engine.errors import IllegalEvent
-from tests.engine.simulate import deals, report, rng
+from tests.engine.simulate import apply_all, deals, report, rng
 from tests.engine.simulate import kille_elimination as sim
-
-
-def _apply_all(state: ke.State, events: list[dict]) -> ke.State:
-    for event in events:
-        state = ke.apply(state, event)
-    return state
 
 
 def _games(total: int):
@@ -30,14 +24,14 @@ def _games(total: int):
         while not state.finished and made < total:
             deal = sim.simulate(rnd, state.players, state.dealer, state.players_in)
             yield rnd, state, deal
-            state = _apply_all(state, deal.events)
+            state = apply_all(ke, state, deal.events)
             made += 1
 
 
 def test_simulated_deals_are_accepted_and_scored_as_counted():
     counted = {"deals": 0, "declared": 0, "games_over": 0}
     for _rnd, state, deal in _games(deals(150)):
-        after = _apply_all(state, deal.events)
+        after = apply_all(ke, state, deal.events)
         row = after.deals[-1]
         assert row.fourth_trick == deal.fourth_trick
         assert row.points == deal.points
@@ -91,7 +85,7 @@ def test_a_changed_fact_is_refused_unless_some_deal_yields_it():
                 {"type": "reveal", "cards": {p: c.label for p, c in last.items()}},
             ]
             try:
-                after = _apply_all(state, events)
+                after = apply_all(ke, state, events)
             except IllegalEvent:
                 assert not producible, (last, fourth)
                 counted["refused"] += 1

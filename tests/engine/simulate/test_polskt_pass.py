@@ -4,22 +4,8 @@ the simulator counted; one recorded fact changed is refused unless some deal sti
 from __future__ import annotations
 
 from engine import polskt_pass as pp
-from engine.errors import IllegalEvent
-from tests.engine.simulate import deals, report, rng
+from tests.engine.simulate import accepted, apply_all, deals, report, rng
 from tests.engine.simulate import polskt_pass as sim
-
-
-def _apply_all(state: pp.State, events: list[dict]) -> pp.State:
-    for event in events:
-        state = pp.apply(state, event)
-    return state
-
-
-def _accepted(state: pp.State, events: list[dict]) -> pp.State | None:
-    try:
-        return _apply_all(state, events)
-    except IllegalEvent:
-        return None
 
 
 def _evenings(total: int):
@@ -37,14 +23,14 @@ def _evenings(total: int):
                 return
             deal = sim.simulate(rnd, state.players, state.dealer)
             yield rnd, state, deal
-            state = _apply_all(state, deal.events)
+            state = apply_all(pp, state, deal.events)
             made += 1
 
 
 def test_simulated_deals_are_accepted_and_settled_as_counted():
     counted = {"deals": 0, "passed": 0, "two_spelforare": 0, "la_vola": 0, "no_winner": 0}
     for _rnd, state, deal in _evenings(deals(300)):
-        after = _apply_all(state, deal.events)
+        after = apply_all(pp, state, deal.events)
         row = after.sheet[-1]
         counted["deals"] += 1
         assert row.outcome == deal.outcome
@@ -69,7 +55,7 @@ def test_a_changed_fact_is_refused_unless_some_deal_yields_it():
 
     def check(state, events, producible, winner=...):
         counted["mutations"] += 1
-        after = _accepted(state, events)
+        after = accepted(pp, state, events)
         assert (after is not None) == producible, events
         counted["still_producible" if producible else "refused"] += 1
         if after is not None and winner is not ...:

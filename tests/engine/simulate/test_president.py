@@ -11,7 +11,7 @@ import pytest
 
 from engine import president as pr
 from engine.errors import IllegalEvent
-from tests.engine.simulate import deals, report, rng
+from tests.engine.simulate import apply_all, deals, report, rng
 from tests.engine.simulate import president as sim
 
 
@@ -19,12 +19,6 @@ def _table(rnd: random.Random) -> pr.State:
     players = tuple("abcdef"[: rnd.randint(3, 6)])
     rules = pr.Rules(target=rnd.choice(pr.TARGETS), trouduc=rnd.random() < 0.4)
     return pr.new_game(players, rules, first_dealer=rnd.choice(players))
-
-
-def _apply_all(state: pr.State, events: list[dict]) -> pr.State:
-    for event in events:
-        state = pr.apply(state, event)
-    return state
 
 
 def test_simulated_deals_are_accepted_and_scored_as_counted():
@@ -38,7 +32,7 @@ def test_simulated_deals_are_accepted_and_scored_as_counted():
         games += 1
         while not state.finished and total < deals(300):
             deal = sim.simulate(rnd, state)
-            state = _apply_all(state, deal.events)
+            state = apply_all(pr, state, deal.events)
             total += 1
             assert state.sheet[-1].order == deal.order, seed
             assert state.sheet[-1].points == deal.points, seed
@@ -61,18 +55,18 @@ def test_every_order_of_going_out_is_accepted_and_nothing_else(n):
                 [{"type": "out", "player": p} for p in order[:-1]],
                 [{"type": "deal", "order": list(order)}],
             ):
-                assert _apply_all(state, events).sheet[-1].order == order
+                assert apply_all(pr, state, events).sheet[-1].order == order
                 accepted += 1
         # Orders no deal yields: a player twice, or one missing besides the last.
         for order in itertools.product(players, repeat=n - 1):
             if len(set(order)) == n - 1:
                 continue
             with pytest.raises(IllegalEvent):
-                _apply_all(state, [{"type": "deal", "order": list(order)}])
+                apply_all(pr, state, [{"type": "deal", "order": list(order)}])
             refused += 1
         for order in itertools.permutations(players, n - 2):
             with pytest.raises(IllegalEvent):
-                _apply_all(state, [{"type": "deal", "order": list(order)}])
+                apply_all(pr, state, [{"type": "deal", "order": list(order)}])
             refused += 1
     report(f"president {n} players", accepted=accepted, refused=refused)
 
@@ -96,7 +90,7 @@ def test_a_changed_order_is_refused_unless_a_deal_yields_it():
         ):
             mutations += 1
             try:
-                _apply_all(state, [{"type": "deal", "order": changed}])
+                apply_all(pr, state, [{"type": "deal", "order": changed}])
                 accepted = True
             except IllegalEvent:
                 accepted = False

@@ -7,7 +7,7 @@ import random
 
 from engine import vandatta as v
 from engine.errors import IllegalEvent
-from tests.engine.simulate import deals, report, rng
+from tests.engine.simulate import apply_all, deals, report, rng
 from tests.engine.simulate import vandatta as sim
 
 CATEGORIES = v.CATEGORIES
@@ -17,12 +17,6 @@ def _table(rnd: random.Random) -> v.State:
     players = tuple("abcdefgh"[: rnd.randint(2, 8)])
     rules = v.Rules(face_value=rnd.random() < 0.4, elimination=rnd.random() < 0.3)
     return v.new_game(players, rules, first_dealer=rnd.choice(players))
-
-
-def _apply_all(state: v.State, events: list[dict]) -> v.State:
-    for event in events:
-        state = v.apply(state, event)
-    return state
 
 
 def test_simulated_deals_are_accepted_and_scored_as_counted():
@@ -35,7 +29,7 @@ def test_simulated_deals_are_accepted_and_scored_as_counted():
         games += 1
         while not state.finished and total < deals(150):
             deal = sim.simulate(rnd, state)
-            state = _apply_all(state, deal.events)
+            state = apply_all(v, state, deal.events)
             total += 1
             row = state.sheet[-1]
             assert row.winner == deal.winner, seed
@@ -102,7 +96,7 @@ def test_a_changed_fact_is_refused_unless_a_deal_yields_it():
                 losers = {deal.winner: mutated[deal.winner], **losers}
             events = sim.events_for(rnd, deal.winner, losers, face, partial=False)
             try:
-                _apply_all(state, events)
+                apply_all(v, state, events)
                 accepted = True
             except IllegalEvent:
                 accepted = False
