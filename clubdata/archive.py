@@ -80,7 +80,7 @@ class ArchiveError(Exception):
 class Spec:
     """One archived table: its model, the lookup that finds one club's rows, the fields left
     out (secrets), and which fields hold ids inside strings or JSON (``clubdata.archive_import``
-    rewrites them)."""
+    rewrites them, with ``clubdata.archive_ids``)."""
 
     model: type[models.Model]
     club_path: str
@@ -143,7 +143,7 @@ LEFT_OUT: dict[str, str] = {
 # refs, audit subjects, league game refs): "member:12", "guest:7", "prizes:3",
 # "game:17:event:4", "evening:5:fee:9", "evening:5:drive:2:prizes", "transaction:40",
 # "period:2", "account:8", "drive:2". The dues key "dues:<club>:<period>:<member>" is the one
-# exception (``clubdata.archive_import.remap_ref``). Pot and bet keys carry table and bet
+# exception (``clubdata.archive_ids.Ids.ref``). Pot and bet keys carry table and bet
 # numbers, not ids ("pot:kille:2", "bet:polskt_pass:1:3").
 REF_WORDS: dict[str, str] = {
     "member": "club.member",

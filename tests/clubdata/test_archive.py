@@ -552,9 +552,9 @@ def test_a_zip_bomb_is_refused_before_it_is_unpacked(small, monkeypatch):
     files = unpack(archive_of(small))
     files["data/club.member.json"] = b"[" + b" " * (3 * 1024 * 1024) + b"]"
     refused(repack(files), "zip bomb")
-    from clubdata import archive_import
+    from clubdata import archive_reading
 
-    monkeypatch.setattr(archive_import, "MAX_TOTAL_BYTES", 10_000)
+    monkeypatch.setattr(archive_reading, "MAX_TOTAL_BYTES", 10_000)
     refused(archive_of(small), "more than")
 
 
