@@ -2,7 +2,7 @@
 
 Sections, each a form of its own that saves only its fields: the club (name, Swish number), the
 games it plays and each one's default options, the league (points, provisional games, skunks,
-money on the public link), the evenings (``evenings.services.save_options``), and the money
+money on the public link), the evenings (``evenings.save_options``), and the money
 ceiling (``Club.max_amount_ore``, at most the instance's ``settings.MAX_AMOUNT_ORE``: see
 ``ledger.amount_ceiling``, which every posting and money form asks).
 
@@ -31,6 +31,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+import evenings
 import ledger
 from club.forms import MemberForm
 from club.models import Club, User
@@ -38,7 +39,6 @@ from core import inputs
 from core.money import KronorField, format_ore
 from core.tasks import enqueue_on_commit
 from engine import registry
-from evenings import services as evenings
 from evenings.forms import OptionsForm
 from evenings.models import EveningOptions, FeeKind, PotPolicy
 from league.forms import LeagueSettingsForm
@@ -333,7 +333,7 @@ def save_ceiling(club: Club, by: User | None, ceiling: int | None) -> list[str]:
 
 
 def save_evening_options(club: Club, by: User | None, values: dict) -> list[str]:
-    """The club's evening options (``evenings.services.save_options``), each changed one
+    """The club's evening options (``evenings.save_options``), each changed one
     recorded."""
     with transaction.atomic():
         locked = Club.objects.select_for_update().get(pk=club.pk)

@@ -11,11 +11,11 @@ class EveningsConfig(AppConfig):
 
         import league
         import ledger
-        from evenings import drives, memos, pots, services
+        from evenings import drive_results, memos, options, pots
         from evenings.models import EveningOptions
 
         # A whist drive's results rank in the league like a game's.
-        league.register_game_name(drives.LEAGUE_KEY, _("Whist drive"))
+        league.register_game_name(drive_results.LEAGUE_KEY, _("Whist drive"))
 
         # The memos of an evening's money, in the reader's language.
         ledger.register_describer(memos.describe_evening_money)
@@ -25,6 +25,6 @@ class EveningsConfig(AppConfig):
         # …and the options that decide where an evening's money goes: sealed as they are saved,
         # checked against their seal.
         post_save.connect(
-            services.seal_options, sender=EveningOptions, dispatch_uid="evenings-seal-options"
+            options.seal_options, sender=EveningOptions, dispatch_uid="evenings-seal-options"
         )
-        ledger.register_check(services.check_options_sealed)
+        ledger.register_check(options.check_options_sealed)

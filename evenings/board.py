@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 
 import ledger
 from engine import registry
-from evenings import services
+from evenings import pots, tonight
 from evenings.models import Evening, Table
 
 
@@ -70,14 +70,14 @@ def board(evening: Evening) -> dict:
     statuses: dict[int, GameStatus] = {}
     for provider in _PROVIDERS:
         statuses.update(provider(games))
-    pots = _pots(evening, tables)
+    pot_of = _pots(evening, tables)
     rows = []
     for table in tables:
         row = TableRow(
             table=table,
             game_name=_(registry.display_name(table.game_key)),
             players=[seat.attendee.name for seat in table.seats.all()],
-            pot_ore=pots.get(table.pk),
+            pot_ore=pot_of.get(table.pk),
         )
         for game in sorted(table.games.all(), key=lambda g: g.pk, reverse=True):
             status = statuses.get(game.pk)
@@ -88,7 +88,7 @@ def board(evening: Evening) -> dict:
             else:
                 row.finished.append(status)
         rows.append(row)
-    ranking = services.summary(evening, [g.pk for g in games])
+    ranking = tonight.summary(evening, [g.pk for g in games])
     longest = max((len(night.attendee.name) for night in ranking), default=0)
     layout = tv_layout(len(ranking), len(rows), longest)
     return {
@@ -153,11 +153,11 @@ def columns(ranking: Sequence, count: int) -> list[list[tuple[int, object]]]:
 
 def _pots(evening: Evening, tables: list[Table]) -> dict[int, int]:
     """Each pot game's table's pot balance, by table id: one query per pot game played."""
-    pots: dict[int, int] = {}
-    for game_key in {t.game_key for t in tables if services.is_pot_game(t.game_key)}:
+    balances: dict[int, int] = {}
+    for game_key in {t.game_key for t in tables if pots.is_pot_game(t.game_key)}:
         accounts = ledger.table_pots(evening.club, game_key)
         for table in tables:
             if table.game_key == game_key:
                 account = accounts.get(table.number)
-                pots[table.pk] = account.balance_ore if account else 0
-    return pots
+                balances[table.pk] = account.balance_ore if account else 0
+    return balances

@@ -17,7 +17,7 @@ from django.utils import formats
 from django.utils.translation import gettext as _
 
 from core.money import format_ore
-from evenings import board, drives, services
+from evenings import board, drive_page, tonight
 from evenings.models import Evening
 
 SIZE = 1080
@@ -34,7 +34,7 @@ def card_lines(evening: Evening) -> list[tuple[str, str]]:
         ("title", evening.club.name),
         ("head", _("Club evening %(date)s") % {"date": formats.date_format(evening.date)}),
     ]
-    top = services.summary(evening)[:3]
+    top = tonight.summary(evening)[:3]
     if top:
         lines.append(("gap", ""))
         for place, night in enumerate(top, start=1):
@@ -42,7 +42,7 @@ def card_lines(evening: Evening) -> list[tuple[str, str]]:
             lines.append(("body", f"{place}. {night.attendee.name}  {money}"))
     drive = evening.drives.order_by("-pk").first()
     if drive is not None:
-        page = drives.page(drive)
+        page = drive_page.page(drive)
         if page["finished"]:
             winners = [r.name for r in page["ranking"] if r.placement == 1]
             lines.append(("gap", ""))

@@ -20,7 +20,8 @@ _REF = re.compile(
 def describe_evening_money(transactions: list) -> dict:
     wanted = {tx: _REF.fullmatch(tx.ref or "") for tx in transactions}
     # A reversal keeps its reason, except a drive's prizes taken back by a correction
-    # (evenings.drives.repay_prizes): that reason is the drive's own, said in the reader's words.
+    # (evenings.drive_results.repay_prizes): that reason is the drive's own, said in the
+    # reader's words.
     wanted = {
         tx: match
         for tx, match in wanted.items()

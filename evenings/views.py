@@ -16,7 +16,18 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from club.access import club_view
 from club.models import Role
 from engine import registry, whist_drive
-from evenings import board, card, drives, pots, services
+from evenings import (
+    attendance,
+    board,
+    card,
+    drive_page,
+    drives,
+    opening,
+    options,
+    pots,
+    tables,
+    tonight,
+)
 from evenings.forms import (
     CheckInForm,
     DriveCorrectionForm,
@@ -49,7 +60,7 @@ def evening_list(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         _host(request)
         if form.is_valid():
-            evening = services.open_evening(
+            evening = opening.open_evening(
                 request.club,
                 request.user,
                 title=form.cleaned_data["title"],
@@ -77,13 +88,13 @@ def evening_detail(request: HttpRequest, evening_id: int) -> HttpResponse:
         action = request.POST.get("action", "")
         try:
             if action == "here":
-                services.check_in(evening, request.user, member=request.member)
+                attendance.check_in(evening, request.user, member=request.member)
                 messages.success(request, _("Welcome! You are checked in."))
             elif action == "check-in":
                 _host(request)
                 check_in = CheckInForm(request.POST, evening=evening)
                 if check_in.is_valid():
-                    here = services.check_in_many(
+                    here = attendance.check_in_many(
                         evening,
                         request.user,
                         members=check_in.cleaned_data["members"],
@@ -124,13 +135,13 @@ def evening_detail(request: HttpRequest, evening_id: int) -> HttpResponse:
 def _form_tables(request, evening: Evening, form: TableForm, *, draw: bool) -> None:
     game_key = form.cleaned_data["game"]
     chosen = form.seated() or list(form.fields["attendees"].queryset)
-    groups = services.draw_groups(chosen, game_key) if draw else [chosen]
-    tables = services.form_tables(evening, game_key, groups, request.user)
+    groups = tables.draw_groups(chosen, game_key) if draw else [chosen]
+    formed = tables.form_tables(evening, game_key, groups, request.user)
     messages.success(
         request,
         _("Tables %(numbers)s: %(game)s.")
         % {
-            "numbers": ", ".join(str(t.number) for t in tables),
+            "numbers": ", ".join(str(t.number) for t in formed),
             "game": _(registry.display_name(game_key)),
         },
     )
@@ -154,7 +165,7 @@ def evening_board(request: HttpRequest, evening_id: int) -> HttpResponse:
 def evening_close(request: HttpRequest, evening_id: int) -> HttpResponse:
     evening = _evening(request, evening_id)
     try:
-        services.close_evening(evening, request.user)
+        opening.close_evening(evening, request.user)
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
         return redirect("evenings:detail", club_slug=request.club.slug, evening_id=evening.pk)
@@ -170,7 +181,7 @@ def evening_summary(request: HttpRequest, evening_id: int) -> HttpResponse:
     if request.method == "POST":
         _host(request)
         return _record_paid(request, evening)
-    nights = services.summary(evening)
+    nights = tonight.summary(evening)
     names = {n.attendee.account_key: n.attendee.name for n in nights}
     names["cash"] = _("the club")
     numbers = {
@@ -179,12 +190,12 @@ def evening_summary(request: HttpRequest, evening_id: int) -> HttpResponse:
         if n.attendee.member_id
     } | {"cash": request.club.swish_number}
     message = _("%(club)s: evening %(date)s") % {"club": request.club.name, "date": evening.date}
-    rows = payment_rows(services.tonight_plan(evening), names, numbers, message, club=request.club)
+    rows = payment_rows(tonight.tonight_plan(evening), names, numbers, message, club=request.club)
     context = {
         "evening": evening,
         "nights": nights,
         "rows": rows,
-        "paid": services.paid_so_far(evening),
+        "paid": tonight.paid_so_far(evening),
         "is_host": request.member.can(Role.SCORER),
         "render_key": uuid.uuid4().hex,
     }
@@ -201,17 +212,17 @@ def _record_paid(request: HttpRequest, evening: Evening) -> HttpResponse:
 @require_http_methods(["GET", "HEAD", "POST"])
 @club_view(role=Role.ADMIN)
 def evening_options(request: HttpRequest) -> HttpResponse:
-    options = services.options_for(request.club)
+    current = options.options_for(request.club)
     initial = {
-        "fee": options.fee_ore,
-        "fee_kind": options.fee_kind,
-        "pot_policy": options.pot_policy,
-        "prize_percents": "/".join(str(share) for share in options.prize_percent_list()),
+        "fee": current.fee_ore,
+        "fee_kind": current.fee_kind,
+        "pot_policy": current.pot_policy,
+        "prize_percents": "/".join(str(share) for share in current.prize_percent_list()),
     }
     form = OptionsForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         try:
-            services.save_options(
+            options.save_options(
                 request.club,
                 request.user,
                 fee_ore=form.cleaned_data["fee"] or 0,
@@ -311,7 +322,7 @@ def evening_drive(request: HttpRequest, evening_id: int) -> HttpResponse:
         "is_host": request.member.can(Role.SCORER),
     }
     if drive is not None:
-        context |= drives.page(drive)
+        context |= drive_page.page(drive)
         if report_form is None and context["waiting"]:
             report_form = DriveReportForm(waiting=context["waiting"])
         context["report_form"] = report_form

@@ -48,13 +48,13 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+import evenings
 import league
 import ledger
 from club.models import Club, Member, User
 from engine import registry
 from engine.base import net_by_account
 from engine.errors import EngineError
-from evenings import services as evenings
 from evenings.models import Table
 from league import owed as league_owed
 from ledger.models import Account, AccountKind, AuditRecord, Source

@@ -50,9 +50,9 @@ from hypothesis import HealthCheck, Phase, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
+import evenings
 import ledger
 from club.models import Member, Role, Season, User
-from evenings import services as evenings
 from ledger import dues, exports, payments, season_statements
 from ledger.models import Account, AuditRecord, Entry, ExportJob, Period, Transaction
 from scoring import recording

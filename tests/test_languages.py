@@ -23,11 +23,11 @@ from urllib.parse import urlsplit
 import pytest
 from django.test import Client
 
+import evenings
 from club.demo import DEMO_USERNAME, load_demo
 from club.models import Member, User
 from engine import registry
 from evenings import drives
-from evenings import services as evenings
 from scoring import recording
 from scoring.demo import record_evenings
 from scoring.models import Game

@@ -12,9 +12,9 @@ from datetime import date
 import pytest
 from playwright.sync_api import expect
 
+import evenings
 from club.demo import DEMO_MEMBERS, DEMO_PASSWORD, DEMO_USERNAME, load_demo
 from club.models import Member
-from evenings import services as evenings
 from evenings.models import Evening, Table
 from ledger.models import Transaction
 from scoring.models import Game

@@ -21,6 +21,7 @@ from django.core.management import CommandError, call_command
 from django.db import models
 from django.urls import reverse
 
+import evenings
 import ledger
 from club.models import Club, Member, Role, User
 from clubdata import archive
@@ -28,7 +29,6 @@ from clubdata.archive import ArchiveError
 from clubdata.archive_import import import_club, read_archive
 from engine import whist_drive
 from evenings import drives
-from evenings import services as evenings
 from evenings.models import PotPolicy
 from ledger import dues
 from ledger.models import Account, AuditRecord, Transaction

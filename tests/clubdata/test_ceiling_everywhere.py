@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+import evenings
 import ledger
-from evenings import services as evenings
 from evenings.models import EveningOptions
 from ledger import dues
 from ledger.models import DuesPlan

@@ -7,10 +7,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+import evenings
 import ledger
 from club.models import Member, Role, Season, User
 from clubdata import firstrun, founding
-from evenings import services as evenings
 from ledger.models import AccountKind, Source
 from tests.conftest import client_for
 from tests.factories import PASSWORD, make_member

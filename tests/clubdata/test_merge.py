@@ -9,10 +9,10 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
+import evenings
 import ledger
 from club.models import Member, Role
 from clubdata import merge
-from evenings import services as evenings
 from evenings.models import Attendee, EveningOptions
 from league.models import GameResult, Standing
 from ledger.models import Account, Source, Transaction

@@ -13,11 +13,11 @@ from django.urls import reverse
 from django.utils import timezone
 from pypdf import PdfReader
 
+import evenings
 import ledger
 from club.models import Role, Season
 from clubdata import mydata
 from engine import registry
-from evenings import services as evenings
 from ledger import payments
 from ledger.models import AccountKind
 from scoring import games, recording

@@ -9,11 +9,11 @@ from django.core.exceptions import ValidationError
 from django.db import connection
 from django.urls import reverse
 
+import evenings
 import ledger
 from club.members import set_roles
 from club.models import Member, Role
 from clubdata import people
-from evenings import services as evenings
 from evenings.forms import CheckInForm
 from league.models import Standing
 from ledger.models import Source

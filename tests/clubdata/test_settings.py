@@ -8,10 +8,10 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+import evenings
 import ledger
 from club.models import Club, PlacementScheme
 from clubdata import settings as club_settings
-from evenings import services as evenings
 from evenings.models import EveningOptions
 from ledger.models import AccountKind, AuditRecord, Transaction
 from tests.conftest import client_for

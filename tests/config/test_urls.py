@@ -12,10 +12,10 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
+import evenings
 import ledger
 from club.models import Club, Role
 from club.seasons import current_season
-from evenings import services as evenings
 from ledger import exports, season_statements
 from ledger.models import AccountKind, Source
 from scoring import recording

@@ -8,8 +8,8 @@ import itertools
 
 import pytest
 
+import evenings
 from evenings import board
-from evenings import services as evenings
 from scoring import games, recording
 from tests.factories import make_member
 

@@ -7,9 +7,9 @@ import io
 from django.urls import reverse
 from PIL import Image
 
+import evenings
 import ledger
 from evenings import card
-from evenings import services as evenings
 from ledger.models import Source
 from tests.factories import make_member
 

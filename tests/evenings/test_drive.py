@@ -9,10 +9,10 @@ import random
 import pytest
 from django.urls import reverse
 
+import evenings
 import ledger
 from engine import whist_drive as wd
-from evenings import drives
-from evenings import services as evenings
+from evenings import drive_page, drive_results, drives
 from evenings.models import DriveReport, EveningOptions
 from tests.engine.test_whist_drive import RESULTS, RULES
 from tests.factories import make_member
@@ -39,14 +39,14 @@ def test_the_hand_worked_drive_through_the_evening(drive_evening, club):
     evening, drive, people = drive_evening
     assert evenings.prize_pool(evening).balance_ore == 60000
     for round_no, tables in RESULTS.items():
-        page = drives.page(drive)
+        page = drive_page.page(drive)
         assert page["round_no"] == round_no
         for table, (ns, ew, last) in enumerate(tables, start=1):
             drives.report(drive, round_no, table, ns, ew, last, None)
             drives.report(drive, round_no, table, ns, ew, last, None)  # a double tap
     assert DriveReport.objects.filter(drive=drive).count() == 12
 
-    page = drives.page(drive)
+    page = drive_page.page(drive)
     assert page["finished"]
     ranking = [(r.placement, r.name, r.tricks, r.prize_ore) for r in page["ranking"]]
     assert ranking[:3] == [(1, "C", 116, 24000), (1, "H", 116, 24000), (3, "F", 115, 12000)]
@@ -56,14 +56,14 @@ def test_the_hand_worked_drive_through_the_evening(drive_evening, club):
     for name, net in {"C": 19000, "H": 19000, "F": 7000, "A": -5000}.items():
         assert ledger.member_account(people[name]).balance_ore == net
     drive.refresh_from_db()
-    assert drives.pay_prizes(drive, drives.state(drive), None).pk == drive.prizes_id
+    assert drive_results.pay_prizes(drive, drives.state(drive), None).pk == drive.prizes_id
 
 
 def test_round_two_tells_everyone_where_to_sit(drive_evening):
     evening, drive, _people = drive_evening
     for table, (ns, ew, last) in enumerate(RESULTS[1], start=1):
         drives.report(drive, 1, table, ns, ew, last, None)
-    places = {p.name: (p.table, p.seat_code, p.partner) for p in drives.page(drive)["places"]}
+    places = {p.name: (p.table, p.seat_code, p.partner) for p in drive_page.page(drive)["places"]}
     # Round 2 of the hand-worked drive: T1 ACFH, T2 EGJL, T3 IKBD (N, E, S, W).
     assert places["A"] == (1, "N", "F")
     assert places["C"] == (1, "E", "H")

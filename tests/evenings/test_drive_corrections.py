@@ -8,9 +8,9 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
+import evenings
 import ledger
-from evenings import drives
-from evenings import services as evenings
+from evenings import drive_page, drives
 from evenings.models import DriveReport, EveningOptions, EveningStatus
 from ledger.models import Transaction
 from tests.engine.test_whist_drive import RESULTS, RULES
@@ -133,7 +133,7 @@ def test_a_correction_after_the_last_round_pays_the_prizes_again(drive_evening, 
     assert evenings.prize_pool(evening).balance_ore == 0
     for name, net in {"E": 25000, "C": 13000, "K": 7000, "H": -5000, "F": -5000}.items():
         assert ledger.member_account(people[name]).balance_ore == net
-    ranking = [(r.name, r.prize_ore) for r in drives.page(drive)["ranking"] if r.prize_ore]
+    ranking = [(r.name, r.prize_ore) for r in drive_page.page(drive)["ranking"] if r.prize_ore]
     assert ranking == [("E", 30000), ("C", 18000), ("K", 12000)]
     # A correction that does not change the places moves no money.
     count = Transaction.objects.count()

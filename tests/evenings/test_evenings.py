@@ -12,8 +12,8 @@ from django.db.models import Sum
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import evenings
 import ledger
-from evenings import services as evenings
 from evenings.models import Attendee, EveningOptions, PotPolicy
 from ledger.models import Account, AccountKind, Entry, Source, Transaction
 from scoring import games, recording

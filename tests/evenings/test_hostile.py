@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+import evenings
 from evenings import drives
-from evenings import services as evenings
 from evenings.models import Attendee, DriveReport, EveningOptions, Table
 from ledger.models import Transaction
 from tests.factories import make_member

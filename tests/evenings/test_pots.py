@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
+import evenings
 import ledger
 from evenings import pots
-from evenings import services as evenings
 from evenings.models import EveningOptions, PotPolicy
 from ledger.models import Source, Transaction
 from tests.evenings.test_evenings import (

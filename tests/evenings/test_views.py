@@ -8,8 +8,8 @@ from datetime import date
 import pytest
 from django.urls import reverse
 
+import evenings
 import ledger
-from evenings import services as evenings
 from evenings.models import Attendee, Table
 from ledger.models import Account, AccountKind, Source, Transaction
 from scoring.models import Game

@@ -40,10 +40,10 @@ from datetime import date
 
 import pytest
 
+import evenings
 import ledger
 from engine import whist_drive
-from evenings import drives
-from evenings import services as evenings
+from evenings import drive_page, drives
 from evenings.models import EveningOptions, PotPolicy
 from ledger.models import Account
 from ledger.payments import record_settlement
@@ -179,7 +179,7 @@ def test_a_whole_club_evening_adds_up_at_every_step(
     )
     drives.report(drive, 1, 1, 8, 5, None, None)
     drives.report(drive, 1, 2, 6, 7, None, None)
-    assert drives.page(drive)["finished"]
+    assert drive_page.page(drive)["finished"]
     assert_books_agree(club)
 
     # 7. Tonight's result and ranking.

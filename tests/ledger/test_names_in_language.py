@@ -9,8 +9,8 @@ from datetime import date
 import pytest
 from django.utils import translation
 
+import evenings
 import ledger
-from evenings import services as evenings
 from ledger import dues
 from ledger.models import DuesPlan, Source, Transaction
 

@@ -13,9 +13,9 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+import evenings
 import ledger
 from club.models import Role
-from evenings import services as evenings
 from ledger import opening as books
 from ledger import statements
 from ledger.models import Account, AccountKind, AuditRecord, Source, Transaction

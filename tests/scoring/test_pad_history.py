@@ -137,8 +137,8 @@ def test_a_table_games_pad_compares_its_pot_with_the_tables_pot_account(
 ):
     """At a club evening the game plays from its table's pot (``pot:kille:1``), not the
     club's: the pad says "the club's pot account holds …" only when that account differs."""
+    import evenings  # noqa: PLC0415
     import ledger  # noqa: PLC0415
-    from evenings import services as evenings  # noqa: PLC0415
     from ledger.models import AccountKind, Source  # noqa: PLC0415
     from scoring import games  # noqa: PLC0415
     from tests.factories import make_member  # noqa: PLC0415

@@ -9,7 +9,7 @@ import uuid
 import pytest
 from django.urls import reverse
 
-from evenings import services as evenings
+import evenings
 from ledger.models import Account
 from scoring import recording
 from scoring.models import Game

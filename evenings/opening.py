@@ -1,0 +1,114 @@
+"""An evening opened and closed: one evening per club and day, and the refusal every service
+of the evenings raises.
+
+Design
+- ``open_evening(club, by)`` opens tonight (one evening per club and day: a second tap finds
+  the first; two phones at once meet the unique (club, date) and the loser finds the winner's).
+  It copies the club's options (``evenings.options``: a fee per attendee, what the fee is, what
+  happens to the tables' pots between evenings) so a later change of the options does not
+  rewrite an evening.
+- ``close_evening``: refused while a game at its tables is still open (its pot would move
+  under it); then, under the *merge* policy, the tables' pots go back to the club's pot
+  (``evenings.pots``) and the closing time is set, under the club's lock.
+- ``EveningError`` is a refusal a person can act on; ``require_open`` is the one refusal every
+  change to a closed evening meets.
+
+Relies on ``engine.registry`` (the games an evening may name), ``evenings.options`` and
+``evenings.pots``; the games at the tables are scoring's, read by relation
+(``Table.games``), never imported.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import date as Date
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from club.models import Club, User
+from engine import registry
+from evenings import pots
+from evenings.models import Evening, EveningStatus, PotPolicy
+from evenings.options import options_for
+
+
+class EveningError(ValidationError):
+    """A refusal a person can act on, shown where the tap was."""
+
+
+def require_open(evening: Evening) -> None:
+    if not evening.is_open:
+        raise EveningError(_("This evening is closed."), code="closed")
+
+
+def open_evening(
+    club: Club,
+    by: User | None,
+    *,
+    date: Date | None = None,
+    title: str = "",
+    games: Sequence[str] = (),
+) -> Evening:
+    """Tonight's evening (made on the first tap, found on every later one)."""
+    day = date or timezone.localdate()
+    known = set(registry.game_keys())
+    unknown = [g for g in games if g not in known]
+    if unknown:
+        raise EveningError(_("Unknown game: %(game)s.") % {"game": unknown[0]}, code="game")
+    existing = Evening.objects.filter(club=club, date=day).first()
+    if existing is not None:
+        return existing
+    options = options_for(club)
+    try:
+        with transaction.atomic():
+            return Evening.objects.create(
+                club=club,
+                date=day,
+                title=title,
+                games=list(games),
+                fee_ore=options.fee_ore,
+                fee_kind=options.fee_kind,
+                pot_policy=options.pot_policy,
+                opened_by=by,
+            )
+    except IntegrityError:
+        return Evening.objects.get(club=club, date=day)
+
+
+def open_games_at(evening: Evening):
+    """The games at the evening's tables that are still open (scoring's, by relation)."""
+    return [
+        game
+        for table in evening.tables.prefetch_related("games")
+        for game in table.games.all()
+        if game.status == "open"
+    ]
+
+
+def close_evening(evening: Evening, by: User | None) -> Evening:
+    """Close tonight: under the *merge* policy the tables' pots go back to the club's pot."""
+    if not evening.is_open:
+        return evening
+    still_open = open_games_at(evening)
+    if still_open:
+        raise EveningError(
+            _("Finish or void the open games first (tables %(tables)s).")
+            % {"tables": ", ".join(sorted({str(g.table.number) for g in still_open}))},
+            code="open_games",
+        )
+    with transaction.atomic():
+        Club.objects.select_for_update().filter(pk=evening.club_id).first()
+        evening.refresh_from_db()
+        if not evening.is_open:
+            return evening
+        if evening.pot_policy == PotPolicy.MERGE:
+            for game_key in sorted({t.game_key for t in evening.tables.all()}):
+                if pots.is_pot_game(game_key):
+                    pots.merge_table_pots(evening, game_key, by)
+        evening.status = EveningStatus.CLOSED
+        evening.closed_at = timezone.now()
+        evening.save(update_fields=["status", "closed_at"])
+    return evening
