@@ -12,7 +12,7 @@ never ``scoring`` or ``league`` (tests/test_infrastructure.py).
 
 from importlib import import_module
 
-# Public name → the module that defines it (tests/ledger/test_public.py keeps this true).
+# Public name → the module that defines it (tests/test_infrastructure.py holds it to that).
 _PUBLIC = {
     # the accounts of members, guests and the club
     "member_account_key": "ledger.accounts",
