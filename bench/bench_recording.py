@@ -34,6 +34,7 @@ from club.models import Club, Role, User  # noqa: E402
 from engine.cards import KilleRank  # noqa: E402
 from scoring import games, recording  # noqa: E402
 from scoring.models import Game  # noqa: E402
+from scoring.recording import replay  # noqa: E402
 
 club = Club.objects.create(name="Benchklubben", slug="bench")
 user = User.objects.create_user("skrivare", password="bench-password-1")
@@ -75,7 +76,7 @@ for _ in range(sized(150, quick=10)):
 
 
 def cold_append() -> None:
-    recording._STATE_CACHE.clear()
+    replay._STATE_CACHE.clear()
     peg_once(cold_game)
 
 
@@ -186,21 +187,21 @@ for label, headers in (("page", {}), ("htmx pad", {"HTTP_HX_REQUEST": "true"})):
 
 
 def cold_pad() -> None:
-    recording._STATE_CACHE.clear()
+    replay._STATE_CACHE.clear()
     client.get(kille_url)
 
 
 report(f"GET pad (page) after a cold cache, {kille.seq} Kille events", timed(cold_pad, 50))
 
 # Another gunicorn worker recorded the last event: this one holds the state one event back.
-recording._STATE_CACHE.clear()
+replay._STATE_CACHE.clear()
 behind = Game.objects.get(pk=kille.pk)
 behind.seq -= 1
 recording.current_state(behind)
 
 
 def pad_one_event_behind() -> None:
-    recording._STATE_CACHE.pop(recording._cache_key(kille), None)
+    replay._STATE_CACHE.pop(replay._cache_key(kille), None)
     client.get(kille_url)
 
 

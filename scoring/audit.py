@@ -1,7 +1,7 @@
 """Do the books hold what the games say? A check that ``manage.py check_ledger`` runs.
 
 A game's events are the one source of truth for its money: replaying its effective events
-through the engine (``recording._replay_with_nets``) gives what each engine account (``s0``,
+through the engine (``scoring.recording.replay``) gives what each engine account (``s0``,
 ``pot``, ``bet:3`` …) gained or lost, and ``recording.account_key`` names the club account each
 of them stands for. The books hold the postings: every event's money is one transaction with
 the ref ``game:<id>:event:<seq>``, and its reversal (undo, void) carries the same ref. Two
@@ -59,6 +59,7 @@ from league.models import GameResult
 from ledger.models import Account, AccountKind, AuditRecord, Entry, Source
 from scoring import recording
 from scoring.models import Event, Game, GameStatus
+from scoring.recording import replay
 
 _GAME_REF = "game:"
 _GAME_ID_REF = re.compile(r"game:\d+")
@@ -219,7 +220,7 @@ def _moved_by(
     """What the replay of the game moves, per account key (everything, and pots and betar),
     and, for a finished game, each seat's result as the league should hold it. A seat a merge
     moved stands for the account its money was posted to (``merged_seats``)."""
-    state, nets = recording._replay_with_nets(game, list(game.events.all()))
+    state, nets = replay._replay_with_nets(game, list(game.events.all()))
     results = {
         int(s.player[1:]): (s.placement, s.score, nets.get(s.player, 0))
         for s in (getattr(state, "standings", ()) if state.finished else ())

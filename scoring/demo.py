@@ -35,6 +35,7 @@ from engine.errors import EngineError
 from ledger.models import AccountKind
 from scoring import games, recording
 from scoring.models import Game
+from scoring.recording import replay
 
 SEED = 2026
 EVENINGS = 3
@@ -197,9 +198,9 @@ def _keep_cached(game: Game, seq: int, state, nets: dict[str, int]) -> dict[str,
     """Put the state after an append into the recording path's state cache, as the append
     itself does once its transaction commits. The whole demo is one transaction, so without
     this every append would replay its game from the first event (half of the load time)."""
-    nets = recording._add_nets(nets, state.transfers)
+    nets = replay._add_nets(nets, state.transfers)
     game.seq = seq
-    recording._remember(game, (state, nets))
+    replay._remember(game, (state, nets))
     return nets
 
 

@@ -3,7 +3,7 @@
 The truth of a game is its events. ``Game.snapshot`` caches the engine's state after the last
 event (as JSON) so that pages and polling read one row; ``Game.seq`` is the number of the last
 event, which a phone sends back as ``expected_seq`` so that a stale phone cannot overwrite what
-another phone recorded. See ``scoring/recording.py`` for how events are appended.
+another phone recorded. See ``scoring/recording/`` for how events are appended.
 """
 
 from __future__ import annotations

@@ -14,6 +14,7 @@ import ledger
 from ledger.models import AuditRecord, Transaction
 from scoring import recording
 from scoring.models import Event
+from scoring.recording import turns
 from tests.concurrency import postgres_only
 from tests.factories import make_club, make_member
 
@@ -28,7 +29,7 @@ def test_a_tap_cut_off_mid_transaction_is_recorded_once_on_the_retry(monkeypatch
     before = (Transaction.objects.count(), AuditRecord.objects.count())
     inside, cut = threading.Event(), threading.Event()
     pid: list[int] = []
-    sealed = recording._audit_event
+    sealed = turns._audit_event
 
     def pause_before_sealing(*args, **kwargs):
         # The event and its money are written; the transaction is still open.
@@ -38,7 +39,7 @@ def test_a_tap_cut_off_mid_transaction_is_recorded_once_on_the_retry(monkeypatch
             cut.wait(timeout=30)
         return sealed(*args, **kwargs)
 
-    monkeypatch.setattr(recording, "_audit_event", pause_before_sealing)
+    monkeypatch.setattr(turns, "_audit_event", pause_before_sealing)
     errors: list[BaseException] = []
 
     def tap() -> None:

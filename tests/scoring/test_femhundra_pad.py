@@ -13,6 +13,7 @@ from engine import femhundra
 from league.models import GameResult
 from scoring import recording
 from scoring.models import Event, GameStatus
+from scoring.recording import replay
 from tests.factories import make_table
 from tests.scoring.pad import HTMX_IN_ENGLISH, help_page, pad_url, post_event
 
@@ -168,7 +169,7 @@ def test_an_old_game_replays_its_typed_declarer_and_contract(scorer_client, club
         idempotency_key="old",
         by=None,
     )
-    recording._STATE_CACHE.clear()
+    replay._STATE_CACHE.clear()
     assert record(scorer_client, game, [4, 3, 3]).status_code == 200
     assert game.snapshot["scores"] == [340, 40, 40]
 

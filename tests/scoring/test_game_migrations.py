@@ -12,6 +12,7 @@ from django.apps import apps
 from engine.errors import EngineError
 from scoring import recording
 from scoring.models import Event, Game
+from scoring.recording import replay
 from tests.factories import make_table
 
 # The books' end-of-test check: old-format rows are written straight to the database.
@@ -27,7 +28,7 @@ def _store_as_before(game: Game, events: list[dict]) -> None:
         )
     Game.objects.filter(pk=game.pk).update(seq=len(events))
     game.refresh_from_db()
-    recording._STATE_CACHE.clear()
+    replay._STATE_CACHE.clear()
 
 
 def _migrate(name: str) -> None:
@@ -66,7 +67,7 @@ def test_a_game_stored_before_the_rule_replays_once_marked(
         recording.current_state(game)  # today's rules refuse the old stream …
     _migrate(migration)
     game.refresh_from_db()
-    recording._STATE_CACHE.clear()
+    replay._STATE_CACHE.clear()
     state, _nets = recording.current_state(game)  # … the marked game replays it
     assert len(state.log) or state.sheet
     assert Event.objects.filter(game=game).count() == len(events)  # nothing rewritten

@@ -13,6 +13,7 @@ from league.models import GameResult
 from ledger.models import Account
 from scoring import recording
 from scoring.models import Event, Game, GameStatus
+from scoring.recording import replay
 from tests.conftest import client_for
 from tests.factories import make_member
 from tests.scoring.pad import HTMX, balances, p_fields, pad_url, post_event, start_from_form
@@ -226,7 +227,7 @@ def test_a_game_recorded_before_staying_was_an_event_still_replays(scorer_client
     calls(scorer_client, game, "s1 knock", "s3 fold", "s1 knock")
     assert game.snapshot["phase"] == "tricks"
     assert game.snapshot["stayed"] == ["s2", "s0"]
-    replayed = recording._replay(game, list(game.events.order_by("seq")))
+    replayed = replay._replay(game, list(game.events.order_by("seq")))
     assert replayed.folded == ("s3",)
 
 

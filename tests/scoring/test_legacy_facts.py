@@ -20,6 +20,7 @@ from engine.errors import IllegalEvent
 from scoring import recording
 from scoring.audit import legacy_fact_notices
 from scoring.models import Game
+from scoring.recording import replay
 from tests.scoring import toy_game
 
 pytestmark = pytest.mark.django_db
@@ -76,7 +77,7 @@ def test_a_game_holding_a_refused_fact_is_marked_and_named(recorded, club, monke
     assert old.setup == {"legacy_facts": True}
     assert "legacy_facts" not in fine.setup
     # It replays as recorded, and the books' check names it without failing.
-    state, _nets = recording._replay_with_nets(old, list(old.events.all()))
+    state, _nets = replay._replay_with_nets(old, list(old.events.all()))
     assert state.scores[0] == 12
     notes = legacy_fact_notices(club)
     assert len(notes) == 1

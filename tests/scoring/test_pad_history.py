@@ -11,6 +11,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from scoring import recording, views
+from scoring.recording import replay
 from tests.scoring.pad import HTMX, pad_url
 
 
@@ -90,12 +91,12 @@ def test_the_pad_reads_as_many_rows_for_a_long_game_as_for_a_short_one(scorer_cl
 def forget_from(game, seq: int) -> None:
     """Drop this process's cached states of the game from ``seq`` on: as if another process
     had recorded those events."""
-    for key in [k for k in recording._STATE_CACHE if k[0] == game.pk and k[2] >= seq]:
-        del recording._STATE_CACHE[key]
+    for key in [k for k in replay._STATE_CACHE if k[0] == game.pk and k[2] >= seq]:
+        del replay._STATE_CACHE[key]
 
 
 def replayed(game):
-    return recording._replay_with_nets(game, list(game.events.order_by("seq")))
+    return replay._replay_with_nets(game, list(game.events.order_by("seq")))
 
 
 def test_a_process_a_few_events_behind_applies_only_those(game, monkeypatch):
@@ -108,7 +109,7 @@ def test_a_process_a_few_events_behind_applies_only_those(game, monkeypatch):
     def no_replay(*args):
         raise AssertionError("replayed the whole game")
 
-    monkeypatch.setattr(recording, "_replay_with_nets", no_replay)
+    monkeypatch.setattr(replay, "_replay_with_nets", no_replay)
     state, nets = recording.current_state(game)
     assert (state, nets) == expected
     assert nets == {"s0": -200, "s1": -300, "pot": 500}

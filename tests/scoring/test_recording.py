@@ -7,7 +7,7 @@ from league.models import GameResult
 from ledger.models import Account, Transaction
 from scoring import recording
 from scoring.models import Event, Game, GameStatus
-from scoring.recording import EventRefused, StaleGame
+from scoring.recording import EventRefused, StaleGame, replay
 from tests.concurrency import at_once, postgres_only
 from tests.factories import make_club, make_member
 
@@ -215,9 +215,9 @@ def test_the_state_replayed_from_scratch_equals_the_snapshot(game):
         append(game, "stake", {"player": player, "amount": amount}, seq, f"k{seq}")
     append(game, "undo", {}, 3, "u")
     game.refresh_from_db()
-    recording._STATE_CACHE.clear()
+    replay._STATE_CACHE.clear()
     state, nets = recording.current_state(game)
-    assert recording._snapshot(state, nets) == game.snapshot
+    assert replay._snapshot(state, nets) == game.snapshot
 
 
 @pytest.mark.postgres
