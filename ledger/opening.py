@@ -37,7 +37,6 @@ The books' checks know the opening: scoring's pot replay adds what it put into p
 
 from __future__ import annotations
 
-import inspect
 from dataclasses import dataclass, field
 from datetime import date as Date
 
@@ -70,10 +69,6 @@ REF_PREFIX = "opening:"
 # --- which games -------------------------------------------------------------------------------
 
 
-def _takes(game_key: str, parameter: str) -> bool:
-    return parameter in inspect.signature(registry.get(game_key).module.new_game).parameters
-
-
 def _played(club: Club) -> list[str]:
     known = registry.game_keys()
     chosen = [key for key in (club.games_played or []) if key in known]
@@ -82,12 +77,12 @@ def _played(club: Club) -> list[str]:
 
 def pot_games(club: Club) -> list[str]:
     """The club's games that play from a pot carried between evenings (Kille, Polskt pass)."""
-    return [key for key in _played(club) if _takes(key, "pot_ore")]
+    return [key for key in _played(club) if registry.get(key).declaration.plays_from_pot]
 
 
 def bet_games(club: Club) -> list[str]:
     """The club's games that carry open betar between evenings (Polskt pass)."""
-    return [key for key in _played(club) if _takes(key, "betar")]
+    return [key for key in _played(club) if registry.get(key).declaration.keeps_betar]
 
 
 def ceiling(club: Club) -> int:
