@@ -363,6 +363,20 @@ def test_a_public_face_serves_its_map_and_nothing_else(app):
     assert not modules & set(package._PUBLIC)
 
 
+def test_no_app_reads_a_games_capabilities_from_its_functions():
+    """What a game can do (plays from a pot, keeps betar, draws the first dealer) is read from
+    its declaration (``engine.base.Declaration``), never from its functions' signatures; a
+    migration, frozen in time, may."""
+    readers = [
+        str(path.relative_to(ROOT))
+        for app in PROJECT_PACKAGES
+        if app != "engine"
+        for path in (ROOT / app).rglob("*.py")
+        if "migrations" not in path.parts and "signature(" in path.read_text()
+    ]
+    assert readers == []
+
+
 def test_core_imports_only_django_and_the_standard_library():
     allowed = set(sys.stdlib_module_names) | {"core", "django", "__future__"}
     for path in (ROOT / "core").rglob("*.py"):
