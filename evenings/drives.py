@@ -50,9 +50,11 @@ def refusal(error: EngineError) -> EveningError:
     return EveningError(text[:1].upper() + text[1:], code="drive")
 
 
-def rules_for(evening: Evening) -> engine.Rules:
+def rules_for(evening: Evening, **chosen: int) -> engine.Rules:
+    """The drive's rules: what the host chose at the start (``deals_per_round``, ``rounds``)
+    and the club's prize split from its evening options (the engine's default without one)."""
     percents = options_for(evening.club).prize_percent_list()
-    return engine.Rules(prize_percent=percents) if percents else engine.Rules()
+    return engine.Rules(**chosen, **({"prize_percent": percents} if percents else {}))
 
 
 def start_drive(

@@ -257,10 +257,8 @@ def evening_drive(request: HttpRequest, evening_id: int) -> HttpResponse:
             if start_form.is_valid():
                 data = start_form.cleaned_data
                 try:
-                    rules = whist_drive.Rules(
-                        deals_per_round=data["deals_per_round"],
-                        rounds=data["rounds"],
-                        prize_percent=drives.rules_for(evening).prize_percent,
+                    rules = drives.rules_for(
+                        evening, deals_per_round=data["deals_per_round"], rounds=data["rounds"]
                     )
                     drives.start_drive(evening, list(data["attendees"]), request.user, rules=rules)
                 except ValidationError as error:
