@@ -194,6 +194,11 @@ def found_club(
         if same is not None:
             return same
         if chosen and Club.objects.filter(slug=attempt).exists():
+            # The same founding may have committed between the two reads: ask again now that
+            # the club is visible (its admin was committed with it).
+            same = _same_founding(user, name, [attempt])
+            if same is not None:
+                return same
             raise _slug_taken(attempt)
         try:
             with transaction.atomic():

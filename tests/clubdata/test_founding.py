@@ -242,6 +242,25 @@ def test_a_double_tap_at_the_same_moment_makes_one_club(transactional_db, anna):
         assert list(Member.objects.filter(club=club).values_list("user", flat=True)) == [anna.pk]
 
 
+
+def test_a_chosen_slug_committed_by_the_same_founding_between_two_reads_is_that_club(
+    transactional_db, anna, monkeypatch
+):
+    """The race CI met: the first founding commits after the second asked "mine already?" and
+    before it asked "taken?". The second must answer with the first's club, not "taken"."""
+    postgres_only()
+    asked = founding._same_founding
+
+    def the_other_tap_commits_in_between(user, name, slugs):
+        monkeypatch.setattr(founding, "_same_founding", asked)
+        seen = asked(user, name, slugs)
+        at_once(lambda _n: founding.found_club(anna, "Kille i Kungsholmen", slug="kik"), [0])
+        return seen
+
+    monkeypatch.setattr(founding, "_same_founding", the_other_tap_commits_in_between)
+    club = founding.found_club(anna, "Kille i Kungsholmen", slug="kik")
+    assert Club.objects.get().pk == club.pk
+
 # --- manage.py create_club --------------------------------------------------------------------
 
 
