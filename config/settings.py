@@ -55,9 +55,13 @@ INSTALLED_APPS = [
     "evenings",
     "scoring",
     "clubdata",
+    "live",
 ]
 
 MIDDLEWARE = [
+    # Before everything: a poll that finds nothing new, answered from the shared cache without
+    # a session or the database (live/polls.py; config/asgi.py does the same ahead of Django).
+    "live.polls.FastPollMiddleware",
     # First, so it sees every answer last (redirects and static files too): Cache-Control for
     # signed-in and secret pages, Permissions-Policy everywhere (config/middleware.py).
     "config.middleware.SecurityHeadersMiddleware",
@@ -182,6 +186,16 @@ CACHES = {
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     )
 }
+# The poll that finds nothing new is answered from the cache (live/polls.py) only when the
+# cache is shared by every process: with a cache per process, one worker would answer for an
+# event another worker recorded. On with CACHE_URL (Redis); LIVE_POLL_CACHE=0 turns it off.
+LIVE_POLL_CACHE = env_bool("LIVE_POLL_CACHE", bool(CACHE_URL))
+# Pages offer the phones a stream of changes (live/stream.py): "auto" when the page is served
+# over ASGI (uvicorn: config.asgi), "on" when a proxy sends /live/ to an ASGI server beside a
+# WSGI one, "off" never (the pads poll every 2 s).
+LIVE_STREAM = env_str("LIVE_STREAM", "auto")
+if LIVE_STREAM not in ("auto", "on", "off"):
+    raise ImproperlyConfigured(f"LIVE_STREAM={LIVE_STREAM!r} is not one of auto, on, off")
 CSRF_COOKIE_SECURE = not DEBUG
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
 SECURE_HSTS_SECONDS = 0 if DEBUG else env_int("SECURE_HSTS_SECONDS", 31536000)

@@ -29,6 +29,7 @@ from club.models import Club, Member, User
 from evenings.models import Attendee, Evening, FeeKind
 from evenings.opening import EveningError, require_open
 from ledger.models import Account, AccountKind, Source, Transaction
+from live import signals as live_signals
 
 
 def check_in(
@@ -56,6 +57,7 @@ def check_in(
         if attendee.fee_id is None and evening.fee_ore > 0:
             attendee.fee = _post_fee(evening, attendee, by)
             attendee.save(update_fields=["fee"])
+        live_signals.evening_changed(evening.pk)
     return attendee
 
 

@@ -93,6 +93,10 @@ def board(evening: Evening) -> dict:
     layout = tv_layout(len(ranking), len(rows), longest)
     return {
         "tables": rows,
+        # What the board follows live (live.tokens): its open games.
+        "open_games": [
+            game for game in games if statuses.get(game.pk) and statuses[game.pk].is_open
+        ],
         "ranking": ranking,
         "ranking_placed": list(enumerate(ranking, start=1)),
         "tv": layout,

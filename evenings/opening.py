@@ -33,6 +33,7 @@ from engine import registry
 from evenings import pots
 from evenings.models import Evening, EveningStatus, PotPolicy
 from evenings.options import options_for
+from live import signals as live_signals
 
 
 class EveningError(ValidationError):
@@ -111,4 +112,5 @@ def close_evening(evening: Evening, by: User | None) -> Evening:
         evening.status = EveningStatus.CLOSED
         evening.closed_at = timezone.now()
         evening.save(update_fields=["status", "closed_at"])
+        live_signals.evening_changed(evening.pk)
     return evening

@@ -36,6 +36,7 @@ from engine import registry
 from evenings import pots
 from evenings.models import Attendee, Evening, Table, TableSeat
 from evenings.opening import EveningError, require_open
+from live import signals as live_signals
 
 
 def table_sizes(players: int, game_key: str) -> list[int]:
@@ -98,6 +99,7 @@ def form_tables(
         if pots.is_pot_game(game_key):
             _refuse_club_pot_in_play(evening, game_key)
             pots.share_club_pot(evening, game_key, tables, by)
+        live_signals.evening_changed(evening.pk)  # the board shows the new tables
     return tables
 
 

@@ -187,6 +187,7 @@ PROJECT_PACKAGES = (
     "evenings",
     "league",
     "ledger",
+    "live",
     "scoring",
 )
 

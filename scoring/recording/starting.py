@@ -26,6 +26,7 @@ import evenings
 from club.models import Club, Member, User
 from engine import registry
 from evenings.models import Table
+from live import signals as live_signals
 from scoring import games
 from scoring.models import Game, GameStatus, Seat
 from scoring.recording import replay
@@ -116,6 +117,8 @@ def start_game(
     state = replay._replay(game, [])  # the engine refuses bad rules or players here
     game.snapshot = replay._snapshot(state, {})
     game.save(update_fields=["snapshot"])
+    if table is not None:
+        live_signals.evening_changed(table.evening_id)  # the board shows the new game
     return game
 
 

@@ -32,6 +32,7 @@ import ledger
 from club.models import User
 from league import owed as league_owed
 from ledger.models import AuditRecord
+from live import signals as live_signals
 from scoring.models import Event, Game, GameStatus
 from scoring.recording import replay
 from scoring.recording.outcomes import EventRefused, StaleGame
@@ -103,6 +104,8 @@ def _store(
         game.finished_at = None
         league_owed.owe_removal(game.club, game.ref)
     game.save(update_fields=["seq", "snapshot", "status", "finished_at"])
+    # Every phone at the table hears of it when this commits (live: pg_notify or the hub).
+    live_signals.game_changed(game.pk, seq)
     # Cached only once committed: a rolled-back append must not leave a state under a seq
     # that a later event will take.
     transaction.on_commit(lambda: replay._remember(game, (state, nets)))

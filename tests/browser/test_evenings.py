@@ -172,7 +172,7 @@ def test_the_host_forms_tables_and_a_second_phone_sees_the_board_update(
     # The big-screen view: the same board, larger, polling too.
     board.get_by_role("link", name="Storbild").click()
     board.wait_for_url(re.compile(r"\?tv=1$"))
-    expect(board.locator("#board.tv")).to_have_attribute("hx-trigger", "every 5s")
+    expect(board.locator("#board.tv")).to_have_attribute("hx-trigger", "every 5s, live")
     expect(board.get_by_test_id("table-1").get_by_test_id("table-pot")).to_contain_text("8,00")
     expect(board.get_by_role("link", name="Öppna protokollet")).to_have_count(0)
     between_polls(board)

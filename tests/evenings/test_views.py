@@ -218,7 +218,7 @@ def test_the_draw_seats_everyone_not_yet_at_a_table(club, evening, scorer_client
 def test_the_big_screen_board(club, evening, member_client):
     page = member_client.get(url("board", club, evening.pk) + "?tv=1").content.decode()
     assert 'class="evening-board tv tv-f40 tv-tc1"' in page  # nobody yet: the largest type
-    assert 'hx-trigger="every 5s"' in page
+    assert 'hx-trigger="every 5s, live"' in page
 
 
 def test_closing_with_an_open_game_says_which_table(club, evening, scorer_client, players):
