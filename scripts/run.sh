@@ -6,4 +6,7 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh
 .venv/bin/python manage.py load_demo
 say "serving on http://127.0.0.1:8000 (Ctrl-C stops)"
-exec .venv/bin/python manage.py runserver 127.0.0.1:8000
+# uvicorn (ASGI, one process): the pages and their live stream (/live/) on one port, with push
+# through this process's hub on SQLite; --reload restarts it when a Python file changes.
+exec .venv/bin/uvicorn config.asgi:application --host 127.0.0.1 --port 8000 \
+  --timeout-graceful-shutdown 3 --reload

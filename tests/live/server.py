@@ -26,11 +26,13 @@ class Served:
 
 @contextmanager
 def asgi_server() -> Iterator[Served]:
+    from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+
     from config.asgi import application
 
     port = free_port()
     config = uvicorn.Config(
-        application,
+        ASGIStaticFilesHandler(application),  # static files as Django's live server serves them
         host="127.0.0.1",
         port=port,
         lifespan="on",
