@@ -194,6 +194,9 @@ LIVE_POLL_CACHE = env_bool("LIVE_POLL_CACHE", bool(CACHE_URL))
 # over ASGI (uvicorn: config.asgi), "on" when a proxy sends /live/ to an ASGI server beside a
 # WSGI one, "off" never (the pads poll every 2 s).
 LIVE_STREAM = env_str("LIVE_STREAM", "auto")
+# The one LISTEN connection per web process (live/hub.py) goes here when set: straight to
+# PostgreSQL, for a site whose DATABASE_URL is a PgBouncer in transaction mode.
+LIVE_LISTEN_URL = env_str("LIVE_LISTEN_URL", "")
 if LIVE_STREAM not in ("auto", "on", "off"):
     raise ImproperlyConfigured(f"LIVE_STREAM={LIVE_STREAM!r} is not one of auto, on, off")
 CSRF_COOKIE_SECURE = not DEBUG

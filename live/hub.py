@@ -49,6 +49,11 @@ def uses_postgres() -> bool:
 
 
 def conninfo() -> dict:
+    """Where to LISTEN: ``LIVE_LISTEN_URL`` when set (straight to PostgreSQL, past a PgBouncer
+    in transaction mode, which cannot hold a LISTEN), else the default database."""
+    direct = getattr(settings, "LIVE_LISTEN_URL", "")
+    if direct:
+        return {"conninfo": direct}
     db = settings.DATABASES["default"]
     params = {
         "dbname": db.get("NAME"),
@@ -137,7 +142,7 @@ class Hub:
                     **conninfo(), autocommit=True
                 ) as conn:
                     await conn.execute(f"LISTEN {PG_CHANNEL}")
-                    log.info("live: listening (%s)", conninfo().get("dbname"))
+                    log.info("live: listening")
                     if not self.listening.is_set():
                         self.listening.set()
                     else:

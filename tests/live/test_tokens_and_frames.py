@@ -129,3 +129,12 @@ def test_an_idle_stream_sends_a_keep_alive(monkeypatch):
         return phone
 
     assert b": keep-alive\n\n" in run(scenario()).body
+
+
+def test_the_listen_connection_goes_past_pgbouncer_when_told(settings):
+    from live.hub import conninfo
+
+    settings.LIVE_LISTEN_URL = "postgresql://protokoll@db:5432/protokoll"
+    assert conninfo() == {"conninfo": "postgresql://protokoll@db:5432/protokoll"}
+    settings.LIVE_LISTEN_URL = ""
+    assert "conninfo" not in conninfo()
