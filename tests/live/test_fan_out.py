@@ -149,3 +149,20 @@ def test_a_dropped_listen_connection_says_resync_and_carries_on(served, game):
         assert data == f"g:{game.pk} {seq}"
     finally:
         phone.close()
+
+
+def test_the_evening_board_hears_a_guest_come_tables_form_and_a_game_start(served, club, scorer):
+    import evenings
+
+    evening = evenings.open_evening(club, None)
+    board = follow(served, tokens.evening_channel(evening.pk))
+    changed = ("change", f"e:{evening.pk} changed")
+    try:
+        guests = [evenings.check_in(evening, None, guest_name=n) for n in ("Ada", "Bo", "Cia")]
+        assert [board.next() for _ in guests] == [changed] * 3
+        (table,) = evenings.form_tables(evening, "stopp", [guests], None)
+        assert board.next() == changed
+        recording.start_game(club, "stopp", [g.name for g in guests], None, table=table)
+        assert board.next() == changed
+    finally:
+        board.close()
