@@ -8,13 +8,15 @@
   member opens (``ledger:account`` with a date range: server time and queries), for the member
   with 100,000 entries (some 5,000 in a month) and for an ordinary one (some 100 in a month),
   an early month and the latest; and the page without dates (all of the member's history, its
-  latest lines shown).
+  latest lines shown), and its 20th page (older lines: a page reads back from the latest).
 - ``post()`` of one two-entry transaction (median of 200), audit chain included.
 
 Entries are bulk-inserted with SQL (generate_series) to build the data in seconds, in date
 order as a club's books grow (500,000 two-entry transactions over 600 days; every fifth one is
-the first member's); the cached balances are then set from the entries' sums, exactly as
-post() would have left them.
+the first member's; games of forty transactions referenced ``game:<id>:event:<seq>`` as
+scoring posts them, and two transactions in 25 payments, so that the statement's lines are
+games of several entries and payments of one); the cached balances are then set from the
+entries' sums, exactly as post() would have left them.
 
 Quick mode (``PROTOKOLL_BENCH_QUICK=1``, bench/_quick.py): 20 members, 2,000 entries (200 of
 them the first member's), and at most 3 runs of each (``timed``).
@@ -54,12 +56,19 @@ big = member_ids[0]
 TX, ENTRY, ACCOUNT = (model._meta.db_table for model in (Transaction, Entry, Account))
 with connection.cursor() as cursor:
     # 500,000 two-entry transactions over 600 days, in date order: a member pays the pot; every
-    # fifth transaction (100,000) is the first member's, the rest go round the other 199.
+    # fifth transaction (100,000) is the first member's, the rest go round the other 199. Most
+    # are games' money, forty transactions a game (eight of them the first member's); two in
+    # 25 are payments: the statement shows a line per game and one per payment.
     pairs = ENTRIES // 2
     cursor.execute(
         f"""
         INSERT INTO {TX} (club_id, date, memo, source, ref, created_at)
-        SELECT %s, DATE '2025-01-01' + ((g - 1) * 600 / %s)::int, 'Insats', 'game', '', now()
+        SELECT %s, DATE '2025-01-01' + ((g - 1) * 600 / %s)::int,
+               CASE WHEN g %% 25 IN (1, 13) THEN 'Swish' ELSE 'Insats' END,
+               CASE WHEN g %% 25 IN (1, 13) THEN 'manual' ELSE 'game' END,
+               CASE WHEN g %% 25 IN (1, 13) THEN ''
+                    ELSE 'game:' || (1 + (g - 1) / 40) || ':event:' || (1 + (g - 1) %% 40) END,
+               now()
         FROM generate_series(1, %s) g
         """,
         [club.pk, pairs, pairs],
@@ -144,7 +153,8 @@ for who in (account, other):
     for label, query, runs in (
         (f"one month, {in_march:,} entries", march, 20),
         ("the latest whole month", latest, 20),
-        (f"no dates: all {all_time:,} entries", {}, 5),
+        (f"no dates: all {all_time:,} entries", {}, 20),
+        ("no dates, page 20 (older lines)", {"page": "20"}, 20),
     ):
         queries.clear()
         with connection.execute_wrapper(count_query):

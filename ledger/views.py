@@ -37,7 +37,7 @@ from ledger.memos import describe
 from ledger.models import Account, AccountKind, DuesPlan, Entry, Period, Transaction
 from ledger.periods import close_period
 from ledger.settle_rows import payment_rows, record_paid
-from ledger.statements import statement_page
+from ledger.statement_pages import statement_page
 
 # The settle-up rows' keys: the page's render key and the row number ("<hex>-3").
 MAX_PAGE = 1_000_000  # a statement page number
@@ -188,6 +188,11 @@ def transaction_reverse(request: HttpRequest, tx_id: int) -> HttpResponse:
     )
 
 
+def _url_before_id(name: str, club_slug: str) -> str:
+    """The route's URL up to its id, for one whose id ends it ("…/tx/<id>/")."""
+    return reverse(name, args=[club_slug, 0]).removesuffix("0/")
+
+
 @require_safe
 @club_view()
 def account_statement(request: HttpRequest, account_id: int) -> HttpResponse:
@@ -214,6 +219,10 @@ def account_statement(request: HttpRequest, account_id: int) -> HttpResponse:
         "account": account,
         "form": form,
         "query": f"{urlencode(dates)}&" if dates else "",
+        # A page links to a hundred deals or more: their links are these plus the id, reversed
+        # once (``reverse`` compiles a regular expression for every id it is given).
+        "tx_url": _url_before_id("ledger:transaction", request.club.slug),
+        "game_url": _url_before_id("scoring:game-detail", request.club.slug),
     }
     return render(request, "ledger/account_statement.html", context)
 

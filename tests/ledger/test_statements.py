@@ -12,7 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 import ledger
-from ledger import payments, statements
+from ledger import payments, statement_pages
 from ledger.models import AccountKind, Source
 from ledger.statements import statement_lines
 from tests.factories import make_member
@@ -125,7 +125,7 @@ def shown(lines) -> list[tuple[str, int, int]]:
 def test_the_page_reads_the_same_lines_as_the_statement(club, member):
     own = evening(club, member)
     for start in (None, date(2026, 3, 5), date(2026, 3, 6)):
-        page = statements.statement_page(own, start=start)
+        page = statement_pages.statement_page(own, start=start)
         stmt = ledger.statement(own, start=start)
         assert shown(page.lines) == shown(statement_lines(stmt))
         assert [[d.text for d in line.deals] for line in page.lines] == [
@@ -138,29 +138,29 @@ def test_the_page_reads_the_same_lines_as_the_statement(club, member):
 
 @pytest.mark.books_by_hand
 def test_a_long_statement_pages_back_from_the_latest_lines(club, member, monkeypatch):
-    monkeypatch.setattr(statements, "LINES_PER_PAGE", 2)
+    monkeypatch.setattr(statement_pages, "LINES_PER_PAGE", 2)
     own = evening(club, member)
     every = shown(statement_lines(ledger.statement(own)))  # five lines
-    latest = statements.statement_page(own)
+    latest = statement_pages.statement_page(own)
     assert shown(latest.lines) == every[3:]
     assert (latest.is_last, latest.is_first) == (True, False)
     assert latest.brought_ore == every[2][2]
     assert latest.carried_ore == latest.closing_ore == every[-1][2]
-    middle = statements.statement_page(own, number=2)
+    middle = statement_pages.statement_page(own, number=2)
     assert shown(middle.lines) == every[1:3]
     assert (middle.brought_ore, middle.carried_ore) == (every[0][2], every[2][2])
-    first = statements.statement_page(own, number=3)
+    first = statement_pages.statement_page(own, number=3)
     assert shown(first.lines) == every[:1]
     assert first.is_first
     assert first.brought_ore == first.opening_ore == 0
-    assert shown(statements.statement_page(own, number=99).lines) == every[:1]
+    assert shown(statement_pages.statement_page(own, number=99).lines) == every[:1]
 
 
 @pytest.mark.books_by_hand
 def test_the_page_links_to_older_lines_and_keeps_the_dates(
     member_client, club, member, monkeypatch
 ):
-    monkeypatch.setattr(statements, "LINES_PER_PAGE", 2)
+    monkeypatch.setattr(statement_pages, "LINES_PER_PAGE", 2)
     own = evening(club, member)
     url = reverse("ledger:account", args=[club.slug, own.pk])
     html = member_client.get(url, {"start": "2026-03-04", "end": "2026-03-31"}).content.decode()
