@@ -182,7 +182,17 @@ class Transaction(models.Model):
                 name="ledger_transaction_unique_key",
             ),
         ]
-        indexes = [models.Index(fields=["club", "date"], name="ledger_tx_club_date")]
+        indexes = [
+            models.Index(fields=["club", "date"], name="ledger_tx_club_date"),
+            # "Has the club brought in its opening balances?" (the start page's first steps,
+            # clubdata.firstrun; ledger.opening): without it the answer reads every one of the
+            # club's transactions, which on a shared instance lie on as many pages as rows.
+            models.Index(
+                fields=["club"],
+                condition=models.Q(source="opening"),
+                name="ledger_tx_opening_per_club",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.date} {self.memo}"
