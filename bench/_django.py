@@ -29,12 +29,22 @@ from _quick import QUICK, repeats  # noqa: E402
 QUICK_TEMPLATE = "protokoll_bench_quick_template"
 
 
+def postgres_url(who: str = "these benchmarks") -> str:
+    """``DATABASE_URL`` if it names a PostgreSQL server (by default the local one); on SQLite the
+    benchmark stops with a message saying so."""
+    url = os.environ.get("DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
+    if not url.startswith(("postgres://", "postgresql://")):
+        sys.exit(
+            f"{who} needs PostgreSQL, not {url.split(':', 1)[0]}: set DATABASE_URL to a "
+            "PostgreSQL server (make bench does)"
+        )
+    return url
+
+
 def bench_database(name: str) -> None:
     if QUICK:
         name = f"{name}_quick"
-    url = os.environ.get("DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
-    if not url.startswith(("postgres://", "postgresql://")):
-        sys.exit("these benchmarks need PostgreSQL: set DATABASE_URL (make bench does)")
+    url = postgres_url()
     import psycopg
 
     admin_url = url.rsplit("/", 1)[0] + "/postgres"

@@ -1,10 +1,15 @@
-"""Quick mode for the benchmarks: ``PROTOKOLL_BENCH_QUICK=1`` in the environment.
+"""Quick mode for the benchmarks: ``--quick`` on the command line, or ``PROTOKOLL_BENCH_QUICK=1``
+in the environment (the two are the same thing).
 
 The same code paths with small sizes and few repeats, so that each benchmark finishes in a few
 seconds (tests/test_bench.py runs them all this way, so none breaks unnoticed). The figures are
-still printed but mean little. Without the variable (``make bench``) nothing changes.
+still printed but mean little. Without either (``make bench``) nothing changes.
 
-Read here only, and importable without Django, by the pure-engine benchmarks too::
+Read here only, and importable without Django, by the pure-engine benchmarks too: every
+benchmark imports this module before it sizes anything, so ``--quick`` works for each of them
+with no parsing of its own. ``--quick`` also sets the variable, so that a benchmark's child
+processes (bench_federation.py builds and measures in children) are quick too. The flag is left
+in ``sys.argv`` for a benchmark that parses its own arguments (load.py has a ``--quick`` too)::
 
     from _quick import QUICK, repeats, sized
 
@@ -15,6 +20,10 @@ Read here only, and importable without Django, by the pure-engine benchmarks too
 from __future__ import annotations
 
 import os
+import sys
+
+if "--quick" in sys.argv[1:]:
+    os.environ["PROTOKOLL_BENCH_QUICK"] = "1"
 
 QUICK = os.environ.get("PROTOKOLL_BENCH_QUICK", "").strip() not in ("", "0")
 

@@ -5,7 +5,8 @@ each one as ``make bench`` would, with ``PROTOKOLL_BENCH_QUICK=1`` (bench/_quick
 code paths, small sizes, a few seconds each), and check that it exits cleanly and prints its
 figures. A new ``bench/bench_*.py`` is picked up by the glob.
 
-The benchmarks that call ``bench_database()`` need PostgreSQL: the server of
+The benchmarks that call ``bench_database()`` or ``postgres_url()`` (bench/_django.py) need
+PostgreSQL: the server of
 ``PROTOKOLL_BENCH_DATABASE_URL`` (scripts/test.sh exports it, on both suite passes), else of
 ``DATABASE_URL`` if that is PostgreSQL; without one they are skipped. In quick mode their
 databases are ``protokoll_bench_*_quick``, so a ``make bench`` running beside the suite keeps
@@ -44,7 +45,7 @@ def test_every_benchmark_is_found():
 def test_benchmark_runs_in_quick_mode(bench: Path):
     env = os.environ | {"PYTHONPATH": str(ROOT), "PROTOKOLL_BENCH_QUICK": "1"}
     env.pop("DATABASE_URL", None)
-    if "bench_database(" in bench.read_text():
+    if any(call in bench.read_text() for call in ("bench_database(", "postgres_url(")):
         url = postgres_url()
         if url is None:
             pytest.skip(
