@@ -33,7 +33,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date as Date
 
-from django.db.models import Q, Subquery
+from django.db.models import OuterRef, Q, Subquery
 
 from ledger import memos
 from ledger.balances import balance, entries_between
@@ -166,11 +166,16 @@ def _read_back(
 
 def _window(account: Account, start: Date | None, end: Date | None, size: int) -> _Window:
     """The range's latest ``size`` entries, newest first, each with its line: one query down
-    the (account, date, id) index, joined to each entry's transaction by primary key. For a
+    the (account, date, id) index, each entry's reference read by its transaction's key. For a
     range without end the same query reads the account's balance, its closing balance, so
     that both are of one moment."""
-    entries = entries_between(account, start, end).order_by("-date", "-id")
-    fields = ["id", "date", "amount_ore", "transaction__ref"]
+    # The reference read by primary key per entry: joined to thousands of entries, PostgreSQL
+    # may answer by hashing every transaction of the club's books.
+    ref = Transaction.objects.filter(pk=OuterRef("transaction_id")).values("ref")[:1]
+    entries = (
+        entries_between(account, start, end).order_by("-date", "-id").annotate(ref=Subquery(ref))
+    )
+    fields = ["id", "date", "amount_ore", "ref"]
     if end is None:
         now = Account.objects.filter(pk=account.pk).values("balance_ore")
         entries = entries.annotate(closing=Subquery(now))
