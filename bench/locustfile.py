@@ -2,7 +2,12 @@
 client per route for the capacity runs.
 
 The plan (the JSON file ``LOAD_PLAN`` names, written by bench/load.py) holds the club's open
-tables (pad, poll and event URLs, the seq, the event to tap) and a signed-in session per phone.
+tables (pad, poll and event URLs, the seq and its poll proof, the event to tap) and a signed-in
+session per phone. A poll carries the seq and the proof of the pad the phone holds
+(``?seq=N&v=HEX``, as the pad's ``hx-get`` names it), so that with a shared cache the server
+can answer one that finds nothing new before Django (``live.polls``); a phone that gets a new
+pad reads both from it. The phones here poll every 2 s, as a pad without a stream does (under
+gunicorn, or where the stream does not connect); bench/live_load.py has the phones that hold one.
 Each phone takes the next place at the next table: table ``n // 4``, the first of its four
 phones being the table's scorer. With ``--processes`` every Locust process numbers its users
 ``local × processes + its index`` (``LOAD_PROCESSES``), so the places are not taken twice.
@@ -33,6 +38,7 @@ POLL_SECONDS = 2  # hx-trigger="every 2s" (templates/scoring/game_detail.html)
 TAP_EVERY = 5  # polls: a tap every 10 s per table
 
 PAD_SEQ = re.compile(r'id="pad"[^>]*\bdata-seq="(\d+)"')
+POLL_PROOF = re.compile(r'hx-get="[^"]*/poll/\?seq=(\d+)&amp;v=([0-9a-f]+)')
 CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 UNDO_KEY = re.compile(r'name="idempotency_key" value="([0-9a-f]+)-undo"')
 
@@ -88,6 +94,7 @@ class Phone(FastHttpUser):
         sign_in(self, self.table["phones"][seat])
         self.ticks = random.randrange(TAP_EVERY)  # the tables do not all tap at once
         self.seq = self.table["seq"]
+        self.proof = self.table["proof"]
         self.form: dict[str, str] = {}
         self.open_pad()
 
@@ -99,25 +106,31 @@ class Phone(FastHttpUser):
             self.tap()
             self.open_pad()
 
+    def read_pad(self, text: str) -> bool:
+        """The seq and the poll proof of a pad (a page, a poll's answer, a tap's)."""
+        seq, poll = PAD_SEQ.search(text), POLL_PROOF.search(text)
+        if not (seq and poll):
+            return False
+        self.seq, self.proof = int(seq[1]), poll[2]
+        return True
+
     def poll(self) -> None:
-        url = f"{self.table['poll']}?seq={self.seq}"
+        url = f"{self.table['poll']}?seq={self.seq}&v={self.proof}"
         with self.client.get(url, headers=HTMX, name="poll", catch_response=True) as answer:
             if answer.status_code == 204:
                 answer.success()
-            elif answer.status_code == 200 and (found := PAD_SEQ.search(answer.text or "")):
-                self.seq = int(found[1])  # another phone recorded: the new pad
-                answer.success()
+            elif answer.status_code == 200 and self.read_pad(answer.text or ""):
+                answer.success()  # another phone recorded: the new pad
             else:
                 answer.failure(f"poll answered {answer.status_code}")
 
     def open_pad(self) -> None:
         with self.client.get(self.table["pad"], name="pad GET", catch_response=True) as answer:
             text = answer.text or ""
-            seq, csrf, key = PAD_SEQ.search(text), CSRF.search(text), UNDO_KEY.search(text)
-            if answer.status_code != 200 or not (seq and csrf):
+            csrf, key = CSRF.search(text), UNDO_KEY.search(text)
+            if answer.status_code != 200 or not (csrf and self.read_pad(text)):
                 answer.failure(f"pad answered {answer.status_code} without its form")
                 return
-            self.seq = int(seq[1])
             self.form = {"csrf": csrf[1], "key": key[1] if key else ""}
             answer.success()
 
@@ -142,9 +155,7 @@ class Phone(FastHttpUser):
         with self.client.post(
             self.table["event"], data=data, headers=HTMX, name="tap", catch_response=True
         ) as answer:
-            found = PAD_SEQ.search(answer.text or "")
-            if answer.status_code == 200 and found:
-                self.seq = int(found[1])
+            if answer.status_code == 200 and self.read_pad(answer.text or ""):
                 answer.success()
             else:
                 answer.failure(f"tap answered {answer.status_code}")
@@ -185,12 +196,12 @@ class _Flood(FastHttpUser):
 
 
 class PollFlood(_Flood):
-    """A live-sync poll that finds nothing new (no one taps in this run)."""
+    """A live-sync poll that finds nothing new (no one taps in this run), with its proof."""
 
     @task
     def poll(self) -> None:
         table = random.choice(TABLES)
-        url = f"{table['poll']}?seq={table['seq']}"
+        url = f"{table['poll']}?seq={table['seq']}&v={table['proof']}"
         with self.client.get(url, headers=HTMX, name="poll", catch_response=True) as answer:
             if answer.status_code == 204:
                 answer.success()
