@@ -308,13 +308,13 @@ class Phone:
             await asyncio.sleep(max(0.0, began + TAP_EVERY - time.monotonic()))
 
     async def tap(self) -> None:
-        """An undo when the game is as the run found it (an even number of taps since), else
+        """An undo when the game is as the plan made it (an even number of taps since), else
         the event that undo took back: bench/locustfile.py's ``Phone.tap``."""
         if not self.form:
             return
         data = {"csrfmiddlewaretoken": self.form["csrf"], "expected_seq": str(self.seq)}
         key = self.form["key"] or uuid.uuid4().hex
-        if (self.seq - self.table["seq"]) % 2 == 0:
+        if (self.seq - self.table["base"]) % 2 == 0:
             data |= {"idempotency_key": f"{key}-undo", "type": "undo"}
         else:
             redo = self.table["redo"]

@@ -327,6 +327,7 @@ def make_club(tables: int, locust_tables: int, quick: bool) -> dict:
                 "game": game.pk,
                 "key": game_key,
                 "seq": game.seq,
+                "base": game.seq,  # the taps alternate from here: undo, redo, undo, …
                 "proof": proof(game.pk, game.seq),
                 "pad": reverse("scoring:game-detail", kwargs=kwargs),
                 "poll": reverse("scoring:game-poll", kwargs=kwargs),

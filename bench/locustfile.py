@@ -143,7 +143,7 @@ class Phone(FastHttpUser):
             "csrfmiddlewaretoken": self.form["csrf"],
             "expected_seq": str(self.seq),
         }
-        if (self.seq - self.table["seq"]) % 2 == 0:
+        if (self.seq - self.table["base"]) % 2 == 0:
             data |= {"idempotency_key": f"{self.form['key']}-undo", "type": "undo"}
         else:
             redo = self.table["redo"]
