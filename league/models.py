@@ -49,6 +49,13 @@ class GameResult(models.Model):
             models.Index(
                 fields=["club", "game_key", "finished_at"], name="league_result_game_time"
             ),
+            # The start page's latest winners (league.hooks): the newest few from the index,
+            # not every result the club ever had, sorted.
+            models.Index(
+                fields=["club", "-finished_at"],
+                condition=models.Q(placement=1),
+                name="league_result_latest_winners",
+            ),
         ]
 
     def __str__(self) -> str:
