@@ -7,14 +7,13 @@ while ``seq`` is unchanged, so an idle pad costs one indexed row read every two 
 
 The pad shows the latest ``PAD_HISTORY`` lines of the game's history, newest first, and a link
 to all of them (the same page with ``?history=all``): nothing recorded is ever out of reach, and
-a long evening's pad stays as quick as a short one's.
+a long evening's pad stays as quick as a short one's. Its rows are rendered once per event and
+kept (``scoring.pad_history``); the state comes from the replay cache or the game's snapshot.
 """
 
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass
-from datetime import datetime
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -33,16 +32,15 @@ from club.models import Member, Role
 from core import inputs
 from engine import registry
 from evenings.models import EveningStatus, Table
-from live import polls as live_polls
 from scoring import calculators as calc
-from scoring import games, history, recording
+from scoring import games, history, pad_history, recording
 from scoring.forms import StartGameForm, VoidForm
 from scoring.messages import event_text, sentence, with_names
 from scoring.models import Game, GameStatus, Seat
 
 MAX_SEQ = 2**31 - 1  # Event.seq and Game.seq are PositiveIntegerFields
 MAX_TYPE = 30  # Event.type
-PAD_HISTORY = 20  # history lines on the pad; ?history=all shows every one
+PAD_HISTORY = pad_history.PAD_HISTORY
 
 
 @require_safe
@@ -188,40 +186,15 @@ def _wants_all_history(request: HttpRequest) -> bool:
     return request.GET.get("history") == "all"
 
 
-@dataclass
-class HistoryLine:
-    """An event as the pad's history shows it (and ``recording.effective_events`` reads it)."""
-
-    seq: int
-    type: str
-    payload: dict
-    summary: str
-    lines: list
-    created_at: datetime
-    by: str | None  # who recorded it (username)
-    display: str = ""
-
-
-def _history(game: Game, *, everything: bool) -> list[HistoryLine]:
-    """The game's events, newest first: the latest ``PAD_HISTORY``, or all of them; the
-    columns the page shows, not whole rows."""
-    rows = game.events.order_by("-seq").values_list(
-        "seq", "type", "payload", "summary", "lines", "created_at", "recorded_by__username"
-    )
-    return [HistoryLine(*row) for row in (rows if everything else rows[:PAD_HISTORY])]
-
-
 def _pad_context(request: HttpRequest, game: Game, **extra) -> dict:
     info = game.played
     pad = games.pad_for(game.game_key)
     seats = list(game.seats.all())
     state, _nets = recording.current_state(game)
     everything = _wants_all_history(request)
-    history = _history(game, everything=everything)
     names = games.names_of(seats)
-    for event in history:
-        event.display = event_text(event, names)
-    undo_what = _undo_what(game, history, names)
+    history = pad_history.rows(game, names, everything=everything)
+    undo_what = pad_history.undo_what(game, history, names)
     if extra.get("error"):
         extra["error"] = sentence(with_names(str(extra["error"]), names))
     if extra.get("stale"):
@@ -248,24 +221,6 @@ def _pad_context(request: HttpRequest, game: Game, **extra) -> dict:
     }
 
 
-def _undo_what(game: Game, history: list[HistoryLine], names: dict[str, str]) -> str:
-    """What *Undo* takes back, in words: the newest event that counts ("Bo knackar").
-
-    ``history`` is the newest events, newest first. An undo takes back an earlier event, so
-    whether one of these counts is decided among them alone; only when none of them counts
-    (a run of undos longer than the pad shows) are the older events read."""
-    effective = recording.effective_events(list(reversed(history)))
-    if effective:
-        text = effective[-1].display
-    elif len(history) < game.seq:
-        effective = recording.effective_events(list(game.events.order_by("seq")))
-        text = event_text(effective[-1], names) if effective else ""
-    else:
-        return ""
-    first, *rest = text.split(" · ")
-    return f"{first} …" if rest else first
-
-
 def _pot_balance(game: Game) -> int | None:
     account = ledger.game_pot(game.club, game.game_key, table=game.pot_table, create=False)
     # The row just read holds the balance (the cached column ``ledger.balance`` reads).
@@ -288,8 +243,7 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_safe
 @login_required
 def game_poll(request: HttpRequest, club_slug: str, game_id: int) -> HttpResponse:
-    """The phones' live sync, every 2 s per phone without a stream: "anything after seq N?".
-    Most are answered before they get here, from the shared cache (``live.polls``). One that finds
+    """The phones' live sync, every 2 s per phone: "anything after seq N?". A poll that finds
     nothing new answers 204 from one query — the game's seq, if the user is an active member of
     its club (the same access as the pad) — and writes nothing; the login comes from the cached
     session. Only a poll that finds something renders the pad, through the pad's own view."""
@@ -310,7 +264,6 @@ def game_poll(request: HttpRequest, club_slug: str, game_id: int) -> HttpRespons
     if current is None:
         raise Http404
     if seq == current:
-        live_polls.remember(game_id, current)  # the next poll is answered from the cache
         return HttpResponse(status=204)
     return game_detail(request, club_slug=club_slug, game_id=game_id)
 

@@ -10,7 +10,10 @@ Replaying is only the truth: this process keeps its last replayed states in a sm
 (``_STATE_CACHE``, keyed by the game's id, start time and seq), so an append on a busy game
 applies only the new event, and a process a few events behind (another gunicorn worker
 recorded them) applies only those. An undo among them changes which earlier events count,
-so that is a full replay. The snapshot stored on ``Game`` is this state as JSON.
+so that is a full replay. The snapshot stored on ``Game`` is this state as JSON, with a record
+(``RESTORE``) that a process whose cache misses restores the state from instead of replaying
+(``_restored``, ``engine.snapshots``): only while the engine that made it is today's, else the
+events are replayed (they are the truth).
 
 Relies on the engine's registry and ``Game.played`` (the game's resolved module) and on
 ``scoring.messages`` for the engine's refusals in the reader's language. The package's other
@@ -20,9 +23,13 @@ modules use the underscored helpers here; other code asks ``current_state``.
 from __future__ import annotations
 
 import dataclasses
+import functools
+import hashlib
 import json
+import sys
 from collections import OrderedDict
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from django.core.serializers.json import DjangoJSONEncoder
@@ -31,7 +38,8 @@ from django.utils.translation import gettext as _
 from engine import registry
 from engine.base import net_by_account
 from engine.errors import EngineError
-from scoring.messages import engine_message, sentence
+from engine.snapshots import SnapshotMismatch, restore
+from scoring.messages import engine_message, lines_of_log, sentence
 from scoring.models import Event, Game
 from scoring.recording.outcomes import EventRefused
 
@@ -106,13 +114,14 @@ def current_state(game: Game) -> tuple[Any, dict[str, int]]:
 
     From the cache; else from this process's newest cached state of the game, with only the
     events after it applied (another process recorded them: each gunicorn worker has a cache of
-    its own); else replayed from all events."""
+    its own); else restored from the game's snapshot (``_restored``); else replayed from all
+    events."""
     key = _cache_key(game)
     cached = _STATE_CACHE.get(key)
     if cached is not None:
         _STATE_CACHE.move_to_end(key)
         return cached
-    result = _caught_up(game)
+    result = _caught_up(game) or _restored(game)
     if result is None:
         result = _replay_with_nets(game, list(_replay_events(game)))
     _remember(game, result)
@@ -157,8 +166,56 @@ def _remember(game: Game, result: tuple[Any, dict[str, int]]) -> None:
 def _snapshot(state: Any, nets: dict[str, int]) -> dict:
     data = dataclasses.asdict(state)
     data["nets"] = nets
+    # What a cold process restores the state from (``_restored``): the engine it was made by,
+    # and the log as lines (``data["log"]`` holds only their English text).
+    # As text: PostgreSQL's jsonb keeps an object's keys in an order of its own, and a pad
+    # shows some dicts in the order the engine made them.
+    kept = {**data, "log": lines_of_log(getattr(state, "log", ()))}
+    data[RESTORE] = {
+        "engine": _engine_of(type(state).__module__),
+        "state": json.dumps(kept, cls=DjangoJSONEncoder),
+    }
     # Through JSON once, so the snapshot is exactly what the database will hold.
     return json.loads(json.dumps(data, cls=DjangoJSONEncoder))
+
+
+def _restored(game: Game) -> tuple[Any, dict[str, int]] | None:
+    """The state and nets at ``game.seq`` from the game's stored snapshot, or None: when the
+    game has moved on since ``game`` was read, when the snapshot was made by another engine
+    (``_engine_of``: then today's engine might replay the events differently, and the replay is the
+    truth) or when it does not hold a state of the game's shape (``engine.snapshots``)."""
+    snapshot = (
+        Game.objects.filter(pk=game.pk, seq=game.seq).values_list("snapshot", flat=True).first()
+    )
+    kept = snapshot.get(RESTORE) if isinstance(snapshot, dict) else None
+    engine = _engine_of(game.played.module.__name__)
+    if not isinstance(kept, dict) or kept.get("engine") != engine:
+        return None
+    try:
+        data = json.loads(kept["state"])
+        nets = data.pop("nets")
+        state = restore(game.played.module.State, data, data.pop("log"))
+    except (SnapshotMismatch, KeyError, TypeError, ValueError):
+        return None
+    return state, nets
+
+
+@functools.cache
+def _engine_of(module_name: str) -> str:
+    """Which engine made a snapshot: the source of the game's module and of ``engine/``, and
+    the names of scoring's migrations (a data migration may change how a stored game replays,
+    as 0004 and 0005 did). Any change to them and snapshots are replayed, not restored."""
+    root = Path(__file__).resolve().parents[2]
+    digest = hashlib.sha256()
+    own = getattr(sys.modules.get(module_name), "__file__", None)
+    for path in [*sorted((root / "engine").glob("*.py")), *([Path(own)] if own else [])]:
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    for path in sorted((root / "scoring" / "migrations").glob("*.py")):
+        digest.update(path.name.encode())
+    return digest.hexdigest()[:16]
+
+
+RESTORE = "restore"  # the snapshot's key for what ``_restored`` reads
 
 
 def _add_nets(nets: dict[str, int], transfers) -> dict[str, int]:

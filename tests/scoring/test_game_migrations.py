@@ -26,7 +26,9 @@ def _store_as_before(game: Game, events: list[dict]) -> None:
         Event.objects.create(
             game=game, seq=seq, type=event["type"], payload=payload, idempotency_key=f"old-{seq}"
         )
-    Game.objects.filter(pk=game.pk).update(seq=len(events))
+    # An older version's snapshot held no record to restore the state from (replay.RESTORE).
+    old_snapshot = {k: v for k, v in game.snapshot.items() if k != replay.RESTORE}
+    Game.objects.filter(pk=game.pk).update(seq=len(events), snapshot=old_snapshot)
     game.refresh_from_db()
     replay._STATE_CACHE.clear()
 
