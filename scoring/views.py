@@ -32,6 +32,7 @@ from club.models import Member, Role
 from core import inputs
 from engine import registry
 from evenings.models import EveningStatus, Table
+from live import polls as live_polls
 from scoring import calculators as calc
 from scoring import games, history, pad_history, recording
 from scoring.forms import StartGameForm, VoidForm
@@ -243,7 +244,8 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_safe
 @login_required
 def game_poll(request: HttpRequest, club_slug: str, game_id: int) -> HttpResponse:
-    """The phones' live sync, every 2 s per phone: "anything after seq N?". A poll that finds
+    """The phones' live sync, every 2 s per phone without a stream: "anything after seq N?".
+    Most are answered before they get here, from the shared cache (``live.polls``). One that finds
     nothing new answers 204 from one query — the game's seq, if the user is an active member of
     its club (the same access as the pad) — and writes nothing; the login comes from the cached
     session. Only a poll that finds something renders the pad, through the pad's own view."""
@@ -264,6 +266,7 @@ def game_poll(request: HttpRequest, club_slug: str, game_id: int) -> HttpRespons
     if current is None:
         raise Http404
     if seq == current:
+        live_polls.remember(game_id, current)  # the next poll is answered from the cache
         return HttpResponse(status=204)
     return game_detail(request, club_slug=club_slug, game_id=game_id)
 
