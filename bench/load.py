@@ -36,9 +36,9 @@ client of its own for the live streams (bench/live_load.py).
 
 Exits non-zero only when the set-up fails, never because a goal is missed.
 
-    scripts/load.sh                       # set up, then this with its defaults (about 8 min)
-    .venv/bin/python bench/load.py --quick
-    .venv/bin/python bench/load.py --server gunicorn --skip push --skip idle
+    scripts/load.sh                       # set up, then this with its defaults (about 10 min)
+    .venv/bin/python bench/load.py --quick  # every part, small (about 2 min)
+    .venv/bin/python bench/load.py --server gunicorn   # WSGI: the Locust parts only
     .venv/bin/python bench/load.py --workers 3 --push-tables 40 --idle 4000
 """
 
