@@ -21,7 +21,7 @@ from scoring import pad_history, recording
 from scoring.demo import record_evenings
 from scoring.models import Game
 from scoring.recording import replay
-from tests.scoring.pad import HTMX, pad_url
+from tests.scoring.pad import HTMX, HTMX_IN_ENGLISH, pad_url
 from tests.scoring.test_pad_history import record, scores
 
 # What differs between two renders of the same pad by design: the CSRF token (masked anew for
@@ -162,3 +162,20 @@ def test_the_pad_reads_as_many_rows_for_100_events_as_for_10(scorer_client, scor
             assert counts[10, cold, htmx] == counts[100, cold, htmx], counts
     # Kept rows: a pad at a seq this process has drawn reads no events at all.
     assert counts[100, False, False] < counts[100, True, False]
+
+
+def history_row(html: str, seq: int) -> str:
+    return re.search(rf'data-seq="{seq}">(.*?)</li>', html, re.DOTALL)[1]
+
+
+def test_kept_rows_follow_the_readers_language_and_the_players_names(scorer_client, game, member):
+    record(game, "stake", {"player": "s1", "amount": 250})
+    swedish = history_row(scorer_client.get(pad_url(game), **HTMX).content.decode(), 1)
+    english = history_row(scorer_client.get(pad_url(game), **HTMX_IN_ENGLISH).content.decode(), 1)
+    assert "2,50" in swedish
+    assert "2.50" in english
+    member.name = "Maja Nyman"
+    member.save()
+    renamed = history_row(scorer_client.get(pad_url(game), **HTMX).content.decode(), 1)
+    assert "Maja Nyman" in renamed
+    assert "Maja Medlem" not in renamed
