@@ -110,6 +110,22 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+# A pool of PostgreSQL connections per process (Django's own, psycopg_pool). Under uvicorn a
+# sync view runs in a thread of its own request, so without a pool every request in flight
+# opens a connection of its own, with no upper bound ("too many clients" under load: make
+# load). DB_POOL_MAX connections per web or worker process; 0 turns the pool off (the default
+# while DEBUG is on, and the test suite's). Pooling replaces persistent connections:
+# CONN_MAX_AGE is 0 with it. Behind PgBouncer in transaction mode, 0 as well.
+DB_POOL_MAX = env_int("DB_POOL_MAX", 0 if DEBUG else 8)
+if DB_POOL_MAX < 0:
+    raise ImproperlyConfigured("DB_POOL_MAX must be 0 (no pool) or more")
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and DB_POOL_MAX:
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 1,
+        "max_size": DB_POOL_MAX,
+        "timeout": env_int("DB_POOL_TIMEOUT_SECONDS", 10),  # then the request fails (503)
+    }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Concurrent phones on one game: wait for the write lock instead of failing at once.
     DATABASES["default"]["OPTIONS"] = {"timeout": 20, "transaction_mode": "IMMEDIATE"}

@@ -61,6 +61,21 @@ def test_production_refuses_to_start_without_an_audit_key():
     assert "AUDIT_KEY must be set when DEBUG is off" in result.stderr
 
 
+def test_production_on_postgresql_pools_its_connections():
+    """Under uvicorn each request in flight would otherwise open a connection of its own."""
+    show = (
+        "from django.conf import settings as s; d = s.DATABASES['default'];"
+        "print(d.get('OPTIONS', {}).get('pool'), d['CONN_MAX_AGE'])"
+    )
+    postgres = {"DATABASE_URL": "postgresql://protokoll@db.example.se:5432/protokoll"}
+    result = run_manage("shell", "-c", show, **PRODUCTION, **postgres, CONN_MAX_AGE="60")
+    assert "'max_size': 8" in result.stdout, result.stdout + result.stderr
+    assert result.stdout.strip().endswith("} 0")  # no persistent connections beside a pool
+    result = run_manage("shell", "-c", show, **PRODUCTION, **postgres, DB_POOL_MAX="0")
+    assert result.stdout.strip().endswith("None 0"), result.stdout + result.stderr
+    assert run_manage("check", DB_POOL_MAX="-1").returncode != 0
+
+
 def test_a_bad_boolean_fails_loudly():
     result = run_manage("check", DEBUG="maybe")
     assert result.returncode != 0
