@@ -4,7 +4,9 @@ that keep working when the cache is down (issue 23 §3): every cache call goes t
 every signed-in page. The database row is the truth, as in ``cached_db``; the cache only saves
 the phones' live-sync poll its session query.
 
-Only the synchronous calls are guarded: the app is served by WSGI (gunicorn).
+Only the synchronous calls are guarded, which are the only ones made: under uvicorn (ASGI) too,
+the middleware chain is synchronous (``live.polls.FastPollMiddleware``, first in it, is sync
+only), so Django runs it and the views in a worker thread and the session is read there.
 """
 
 from __future__ import annotations
