@@ -4,9 +4,10 @@ that keep working when the cache is down (issue 23 §3): every cache call goes t
 every signed-in page. The database row is the truth, as in ``cached_db``; the cache only saves
 the phones' live-sync poll its session query.
 
-Only the synchronous calls are guarded, which are the only ones made: under uvicorn (ASGI) too,
-the middleware chain is synchronous (``live.polls.FastPollMiddleware``, first in it, is sync
-only), so Django runs it and the views in a worker thread and the session is read there.
+Only the synchronous calls are guarded. They are the ones made under uvicorn (ASGI) too: Django
+runs the middleware's hooks and every view (all are synchronous) in worker threads, which call
+the session's synchronous methods; the asynchronous ones (``aload``…) serve async views only,
+and the app has none (``live.stream`` is an ASGI app of its own that reads no session).
 """
 
 from __future__ import annotations
