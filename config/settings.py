@@ -116,7 +116,13 @@ DATABASES = {
 # load). DB_POOL_MAX connections per web or worker process; 0 turns the pool off (the default
 # while DEBUG is on, and the test suite's). Pooling replaces persistent connections:
 # CONN_MAX_AGE is 0 with it. Behind PgBouncer in transaction mode, 0 as well.
-DB_POOL_MAX = env_int("DB_POOL_MAX", 0 if DEBUG else 8)
+# DB_BEHIND_PGBOUNCER: DATABASE_URL is a PgBouncer in transaction mode. Then no pool of our own
+# (PgBouncer keeps the server connections) and no server-side cursors (a cursor outlives the
+# transaction that opened it, and the next fetch could reach another server connection).
+DB_BEHIND_PGBOUNCER = env_bool("DB_BEHIND_PGBOUNCER", False)
+if DB_BEHIND_PGBOUNCER:
+    DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
+DB_POOL_MAX = env_int("DB_POOL_MAX", 0 if DEBUG or DB_BEHIND_PGBOUNCER else 8)
 if DB_POOL_MAX < 0:
     raise ImproperlyConfigured("DB_POOL_MAX must be 0 (no pool) or more")
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and DB_POOL_MAX:

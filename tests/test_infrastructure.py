@@ -74,6 +74,9 @@ def test_production_on_postgresql_pools_its_connections():
     result = run_manage("shell", "-c", show, **PRODUCTION, **postgres, DB_POOL_MAX="0")
     assert result.stdout.strip().endswith("None 0"), result.stdout + result.stderr
     assert run_manage("check", DB_POOL_MAX="-1").returncode != 0
+    show += "; print(d.get('DISABLE_SERVER_SIDE_CURSORS'))"
+    result = run_manage("shell", "-c", show, **PRODUCTION, **postgres, DB_BEHIND_PGBOUNCER="1")
+    assert result.stdout.split()[-3:] == ["None", "0", "True"], result.stdout + result.stderr
 
 
 def test_a_bad_boolean_fails_loudly():
