@@ -242,7 +242,6 @@ def test_a_double_tap_at_the_same_moment_makes_one_club(transactional_db, anna):
         assert list(Member.objects.filter(club=club).values_list("user", flat=True)) == [anna.pk]
 
 
-
 def test_a_chosen_slug_committed_by_the_same_founding_between_two_reads_is_that_club(
     transactional_db, anna, monkeypatch
 ):
@@ -260,6 +259,7 @@ def test_a_chosen_slug_committed_by_the_same_founding_between_two_reads_is_that_
     monkeypatch.setattr(founding, "_same_founding", the_other_tap_commits_in_between)
     club = founding.found_club(anna, "Kille i Kungsholmen", slug="kik")
     assert Club.objects.get().pk == club.pk
+
 
 # --- manage.py create_club --------------------------------------------------------------------
 
