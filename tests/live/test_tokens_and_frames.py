@@ -4,6 +4,7 @@ ASGI call with a hand-made receive and send, on the in-process hub."""
 from __future__ import annotations
 
 import asyncio
+from concurrent.futures import ThreadPoolExecutor
 
 import time_machine
 
@@ -58,7 +59,10 @@ class Phone:
 
 
 def run(coroutine):
-    return asyncio.run(coroutine)
+    """``asyncio.run`` in a thread of its own: the test's thread may already hold a running loop
+    (a Playwright test earlier in the same worker leaves one)."""
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, coroutine).result()
 
 
 def test_a_forged_or_missing_ticket_is_refused_and_only_get_is_served():
