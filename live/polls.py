@@ -70,7 +70,7 @@ def nothing_new(path: str, query: dict[str, str]) -> bool:
         return False
     found = POLL_PATH.match(path)
     seq, sent = query.get("seq", ""), query.get("v", "")
-    if not found or not seq.isdigit() or len(seq) > 9 or not sent:
+    if not found or not (seq.isascii() and seq.isdigit()) or len(seq) > 9 or not sent:
         return False
     game_id = int(found["game"])
     if not constant_time_compare(sent, proof(game_id, int(seq))):

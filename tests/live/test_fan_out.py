@@ -11,18 +11,14 @@ import time
 
 import httpx
 import pytest
-from django.db import connection, transaction
+from django.db import connection
 
 from live import tokens
 from scoring import recording
 from tests.live.server import asgi_server
+from tests.live.taps import stake, stake_then_fail
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture
-def game(toy, club, scorer, member):
-    return recording.start_game(club, "toy", [scorer, member], scorer.user)
 
 
 @pytest.fixture
@@ -67,25 +63,6 @@ class Listening:
 
     def close(self) -> None:
         self.client.close()
-
-
-def stake(game, seq: int, key: str):
-    game.refresh_from_db()
-    return recording.append_event(
-        game,
-        "stake",
-        {"player": "s0", "amount": 100},
-        expected_seq=seq,
-        idempotency_key=key,
-        by=None,
-    )
-
-
-def stake_then_fail(game, seq: int, key: str) -> None:
-    """The append succeeds, then the request fails: its transaction rolls back."""
-    with transaction.atomic():
-        stake(game, seq, key)
-        raise RuntimeError("the request failed after the append")
 
 
 def follow(served, *channels: str) -> Listening:

@@ -10,15 +10,14 @@ from concurrent.futures import ThreadPoolExecutor
 
 import httpx
 import pytest
-from django.db import transaction
 from django.test import Client
 from django.urls import reverse
 
 from config import cache as cache_guard
 from live import polls
-from scoring import recording
 from tests.faults.conftest import closed_port
 from tests.faults.test_cache import REAL_REDIS, redis_cache
+from tests.live.taps import stake, stake_then_fail
 
 pytestmark = pytest.mark.django_db
 
@@ -38,30 +37,6 @@ def real_redis(settings):
     settings.CACHES = redis_cache(REAL_REDIS)
     yield  # the keys expire within a minute (polls.TTL); each test writes under its own prefix
     cache_guard.state.reset()
-
-
-@pytest.fixture
-def game(toy, club, scorer, member):
-    return recording.start_game(club, "toy", [scorer, member], scorer.user)
-
-
-def stake(game, seq: int, key: str) -> None:
-    game.refresh_from_db()
-    recording.append_event(
-        game,
-        "stake",
-        {"player": "s0", "amount": 100},
-        expected_seq=seq,
-        idempotency_key=key,
-        by=None,
-    )
-
-
-def stake_then_fail(game, seq: int, key: str) -> None:
-    """The append succeeds, then the request fails: its transaction rolls back."""
-    with transaction.atomic():
-        stake(game, seq, key)
-        raise RuntimeError("the request failed after the append")
 
 
 def poll_url(game, seq: int, proof: str | None = None) -> str:
@@ -172,3 +147,16 @@ def test_the_asgi_router_answers_the_same_before_django(
         response = thread.submit(asyncio.run, ask(url)).result()
     assert response.status_code == 204
     assert response.headers["cache-control"] == "no-store"
+
+
+def test_hostile_polls_go_to_the_view_and_never_fail(shared_cache):
+    polls.remember(1, 12)  # seq 12 is game 1's newest: only a well-formed poll may hear so
+    assert polls.nothing_new("/c/k/games/1/poll/", {"seq": "12", "v": polls.proof(1, 12)})
+    for query in (
+        {"seq": "١٢", "v": polls.proof(1, 12)},  # digits, but not ASCII ones
+        {"seq": "9" * 40, "v": "f" * 10_000},
+        {"seq": "\x00", "v": "\x00"},
+        {"seq": "1"},
+        {},
+    ):
+        assert not polls.nothing_new("/c/k/games/1/poll/", query)
