@@ -8,7 +8,7 @@ books keep what was posted. Corrections are undo and void, on the game's page.
 from django.contrib import admin
 
 from core.admin import ReadOnlyAdmin
-from scoring.models import Event, Game, Seat
+from scoring.models import Event, Game, GuestPass, Seat
 
 
 class SeatInline(admin.TabularInline):
@@ -40,3 +40,11 @@ class EventAdmin(ReadOnlyAdmin):
     list_display = ["game", "seq", "type", "summary", "recorded_by", "created_at"]
     list_filter = ["type"]
     list_select_related = ["game", "recorded_by"]
+
+
+@admin.register(GuestPass)
+class GuestPassAdmin(ReadOnlyAdmin):
+    """Passes are made and revoked on the game's pad; the secret is never stored."""
+
+    list_display = ["game", "created_by", "created_at", "revoked_at"]
+    list_select_related = ["game", "created_by"]

@@ -168,6 +168,10 @@ class Event(models.Model):
     money = models.OneToOneField(
         Transaction, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
+    # Recorded by a guest without a login through the host's pass (then ``recorded_by`` is NULL).
+    guest_pass = models.ForeignKey(
+        "GuestPass", on_delete=models.PROTECT, null=True, blank=True, related_name="events"
+    )
 
     class Meta:
         ordering = ["game", "seq"]
@@ -178,7 +182,45 @@ class Event(models.Model):
             models.UniqueConstraint(
                 fields=["game", "idempotency_key"], name="scoring_event_unique_key"
             ),
+            models.CheckConstraint(
+                condition=models.Q(recorded_by__isnull=True) | models.Q(guest_pass__isnull=True),
+                name="scoring_event_user_or_guest",
+            ),
         ]
 
     def __str__(self) -> str:
         return f"{self.game} #{self.seq} {self.type}"
+
+
+class GuestPass(models.Model):
+    """The host's leave for a person without a login to record one game (``/g/<token>/``).
+
+    Only the hash of the secret is stored; the secret itself is shown once, on the host's pad.
+    A pass records for its own game and nothing else, and only while the game is open and the
+    pass is not revoked (``scoring.guest``)."""
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="guest_passes")
+    token_hash = models.CharField(max_length=64, editable=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+    revoked_at = models.DateTimeField(_("revoked"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["game", "-created_at"]
+        verbose_name = _("guest pass")
+        verbose_name_plural = _("guest passes")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["token_hash"], name="scoring_guestpass_unique_token_hash"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} guest #{self.pk}"
+
+    @property
+    def is_usable(self) -> bool:
+        """May record now: not revoked, and the game is still open."""
+        return self.revoked_at is None and self.game.is_open
