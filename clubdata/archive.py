@@ -60,7 +60,7 @@ from ledger.models import (
     PeriodBalance,
     Transaction,
 )
-from scoring.models import Event, Game, Seat
+from scoring.models import Event, Game, GuestPass, Seat
 
 FORMAT = "protokoll-club-archive"
 VERSION = 1
@@ -120,6 +120,9 @@ TABLES: tuple[Spec, ...] = (
     Spec(DriveReport, "drive__evening__club"),
     Spec(Game, "club"),
     Spec(Seat, "game__club"),
+    # A guest's leave to record one game: the events it recorded name it. Only the hash of a
+    # random secret, as on the source.
+    Spec(GuestPass, "game__club"),
     Spec(Event, "game__club"),
     Spec(GameResult, "club", refs=("game_ref",)),
     Spec(Standing, "season__club"),
