@@ -136,6 +136,14 @@ BY_LABEL = {spec.label: spec for spec in TABLES}
 
 # Tables related to a club that the archive leaves out on purpose, with the reason.
 LEFT_OUT: dict[str, str] = {
+    "notices.owedmail": (
+        "a record of mail sent or owed about evenings already past; what a mail said is never "
+        "stored, and a new instance owes nothing"
+    ),
+    "notices.mailchoice": (
+        "each member's choice of mail and its language: made again with its defaults on first "
+        "use, and a member on a new instance confirms his choice there"
+    ),
     ExportJob._meta.label_lower: (
         "finished documents (season statements) built on request; the new instance builds "
         "them again from the books"

@@ -54,3 +54,21 @@ def env_secret(name: str, *, debug: bool, development: str, min_length: int = 32
     if not debug and len(raw) < min_length:
         raise ImproperlyConfigured(f"{name} must be at least {min_length} characters long")
     return raw
+
+
+def env_url(name: str, default: str) -> str:
+    """An absolute http(s) address without a query or fragment (a site's base, say), with no
+    trailing slash."""
+    from urllib.parse import urlsplit
+
+    raw = os.environ.get(name, default).strip()
+    try:
+        parts = urlsplit(raw)
+        parts.port  # noqa: B018 - raises for a port that is not a number
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={raw!r} is not an address") from None
+    if parts.scheme not in {"http", "https"} or not parts.hostname or parts.query or parts.fragment:
+        raise ImproperlyConfigured(
+            f"{name}={raw!r} must be an absolute http(s) address such as https://club.example.org"
+        )
+    return raw.rstrip("/")

@@ -17,7 +17,7 @@ from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
 
 from config.checks import DEVELOPMENT_AUDIT_KEY, DEVELOPMENT_SECRET_KEY, development_keys, refusal
-from config.env import env_bool, env_int, env_list, env_secret, env_str
+from config.env import env_bool, env_int, env_list, env_secret, env_str, env_url
 from engine.base import MAX_AMOUNT_ORE as ENGINE_MAX_AMOUNT_ORE
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "ledger",
     "league",
     "evenings",
+    "notices",
     "scoring",
     "clubdata",
     "live",
@@ -327,6 +328,8 @@ if _EMAIL_BACKEND == "django.core.mail.backends.smtp.EmailBackend":
         "timeout": env_int("EMAIL_TIMEOUT", 10),
     }
 MAILERS = {"default": {"BACKEND": _EMAIL_BACKEND, "OPTIONS": _EMAIL_OPTIONS}}
+# The site's own address, for the absolute links in mail (the evening report, unsubscribe).
+SITE_URL = env_url("SITE_URL", "http://127.0.0.1:8000")
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL") or "Protokoll <protokoll@localhost>"
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
@@ -403,6 +406,11 @@ CELERY_BEAT_SCHEDULE = {
     "log-audit-heads": {
         "task": "ledger.tasks.log_audit_heads_task",
         "schedule": crontab(hour=4, minute=40),
+    },
+    # Mail owed to members and not yet sent: a broker that was away, a failure's back-off.
+    "send-owed-mail": {
+        "task": "notices.tasks.sweep",
+        "schedule": crontab(minute="*/5"),
     },
 }
 

@@ -62,6 +62,7 @@ urlpatterns = [
     path("", include("ledger.urls")),
     path("", include("league.urls")),
     path("", include("evenings.urls")),
+    path("", include("notices.urls")),
     path("", include("clubdata.urls")),
 ]
 
