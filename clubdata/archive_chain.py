@@ -118,6 +118,8 @@ def _record_data(row: dict, ids: Ids, where: str) -> Any:
                 new["money"] = ids.new("ledger.transaction", data["money"], where)
             if data.get("recorded_by") is not None:
                 new["recorded_by"] = ids.new("club.user", data["recorded_by"], where)
+            if data.get("guest_pass") is not None:
+                new["guest_pass"] = ids.new("scoring.guestpass", data["guest_pass"], where)
             return new
         if row["action"] == AuditRecord.Action.SEAL and subject.startswith("member:"):
             new = dict(data)

@@ -23,3 +23,8 @@ class ScoringConfig(AppConfig):
         ledger.register_describer(messages.describe_game_money)
         # What a club evening's board shows of the games at its tables.
         board.register_table_status(evening_status.table_statuses)
+        # What a table's QR code opens: its game, or a read-only follow page (scoring.guest).
+        from evenings import table_links
+        from scoring import guest
+
+        table_links.register_link(guest.table_path)

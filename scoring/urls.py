@@ -1,6 +1,6 @@
 from django.urls import path
 
-from scoring import calculators, views
+from scoring import calculators, views, views_guest
 
 app_name = "scoring"
 
@@ -18,4 +18,22 @@ urlpatterns = [
     path("c/<slug:club_slug>/games/<int:game_id>/poll/", views.game_poll, name="game-poll"),
     path("c/<slug:club_slug>/games/<int:game_id>/events/", views.game_event, name="game-event"),
     path("c/<slug:club_slug>/games/<int:game_id>/void/", views.game_void, name="game-void"),
+    # A guest at the pad: the host's buttons, then the links that need no login (scoring.guest)
+    path(
+        "c/<slug:club_slug>/games/<int:game_id>/guest/", views_guest.guest_new, name="guest-new"
+    ),
+    path(
+        "c/<slug:club_slug>/games/<int:game_id>/guest/close/",
+        views_guest.guest_close,
+        name="guest-close",
+    ),
+    path("t/<str:token>/", views_guest.table_follow, name="table-follow"),
+    path(
+        "t/<str:token>/poll/<int:game_id>/",
+        views_guest.table_follow_poll,
+        name="table-follow-poll",
+    ),
+    path("g/<str:token>/", views_guest.guest_pad, name="guest-pad"),
+    path("g/<str:token>/poll/", views_guest.guest_poll, name="guest-poll"),
+    path("g/<str:token>/events/", views_guest.guest_event, name="guest-event"),
 ]

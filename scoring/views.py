@@ -14,6 +14,7 @@ kept (``scoring.pad_history``); the state comes from the replay cache or the gam
 from __future__ import annotations
 
 import uuid
+from functools import partial
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -23,6 +24,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template import TemplateDoesNotExist
 from django.template.loader import get_template
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
@@ -34,7 +36,7 @@ from engine import registry
 from evenings.models import EveningStatus, Table
 from live import polls as live_polls
 from scoring import calculators as calc
-from scoring import games, history, pad_history, recording
+from scoring import games, guest, history, pad_history, recording
 from scoring.forms import StartGameForm, VoidForm
 from scoring.messages import event_text, sentence, with_names
 from scoring.models import Game, GameStatus, Seat
@@ -187,7 +189,14 @@ def _wants_all_history(request: HttpRequest) -> bool:
     return request.GET.get("history") == "all"
 
 
-def _pad_context(request: HttpRequest, game: Game, **extra) -> dict:
+def _pad_context(
+    request: HttpRequest, game: Game, *, may_record: bool | None = None, **extra
+) -> dict:
+    """``may_record``: whether this reader records (None: a scorer of the club does); a guest's
+    and a follower's pads say so, and give their own ``*_url`` (``scoring.views_guest``)."""
+    if may_record is None:
+        member = getattr(request, "member", None)
+        may_record = member is not None and member.is_scorer
     info = game.played
     pad = games.pad_for(game.game_key)
     seats = list(game.seats.all())
@@ -209,8 +218,12 @@ def _pad_context(request: HttpRequest, game: Game, **extra) -> dict:
         "state": state,
         "pad_template": pad.template,
         "event_key": uuid.uuid4().hex,
-        "can_record": request.member.is_scorer and game.is_open,
-        "can_undo": request.member.is_scorer and bool(undo_what) and recording.may_undo(game),
+        "can_record": may_record and game.is_open,
+        "can_undo": may_record and bool(undo_what) and recording.may_undo(game),
+        **_pad_urls(game),
+        # The host may let a guest record (scoring.guest); asked only by the full page.
+        "can_invite_guest": may_record and game.is_open,
+        "guest_active": partial(guest.active, game),
         "history": history,
         "history_all": everything,
         "history_more": len(history) < game.seq,
@@ -219,6 +232,16 @@ def _pad_context(request: HttpRequest, game: Game, **extra) -> dict:
         "pad_css": pad.css,
         **games.pad_context(game, state, seats),
         **extra,
+    }
+
+
+def _pad_urls(game: Game) -> dict[str, str]:
+    """Where the pad's forms post, its polls ask and its links lead, for a member of the club."""
+    args = [game.club.slug, game.pk]
+    return {
+        "event_url": reverse("scoring:game-event", args=args),
+        "poll_url": reverse("scoring:game-poll", args=args),
+        "pad_url": reverse("scoring:game-detail", args=args),
     }
 
 
@@ -275,6 +298,16 @@ def game_poll(request: HttpRequest, club_slug: str, game_id: int) -> HttpRespons
 @club_view(role=Role.SCORER)
 def game_event(request: HttpRequest, game_id: int) -> HttpResponse:
     game = _game(request, game_id)
+    answer = record_tap(request, game, by=request.user)
+    return answer or redirect("scoring:game-detail", club_slug=request.club.slug, game_id=game.pk)
+
+
+def record_tap(
+    request: HttpRequest, game: Game, *, by, guest_pass=None, **pad
+) -> HttpResponse | None:
+    """Record the pad's form as an event of ``game``: the pad (409 stale, 422 refused, or the
+    new pad for htmx), or None when recorded for a plain form (the caller redirects). ``pad``:
+    what the pad is rendered with (a guest's URLs)."""
     try:
         # The pad's form, read once (core.inputs): what it cannot hold is refused with the pad.
         expected_seq = inputs.parse_int(request.POST.get("expected_seq", ""), lo=0, hi=MAX_SEQ)
@@ -287,20 +320,21 @@ def game_event(request: HttpRequest, game_id: int) -> HttpResponse:
             payload,
             expected_seq=expected_seq,
             idempotency_key=key,
-            by=request.user,
+            by=by,
+            guest_pass=guest_pass,
         )
     except recording.StaleGame as stale:
         game.refresh_from_db()
-        return _render_pad(request, game, status=409, stale=stale.missed)
+        return _render_pad(request, game, status=409, stale=stale.missed, **pad)
     except ValidationError as error:
         game.refresh_from_db()
-        return _render_pad(request, game, status=422, error=" ".join(error.messages))
+        return _render_pad(request, game, status=422, error=" ".join(error.messages), **pad)
     except KeyError:
         raise Http404 from None
     game.refresh_from_db()
     if request.htmx:
-        return _render_pad(request, game)
-    return redirect("scoring:game-detail", club_slug=request.club.slug, game_id=game.pk)
+        return _render_pad(request, game, **pad)
+    return None
 
 
 @require_http_methods(["GET", "HEAD", "POST"])

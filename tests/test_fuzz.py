@@ -53,9 +53,10 @@ from hypothesis import strategies as st
 import evenings
 import ledger
 from club.models import Member, Role, Season, User
+from evenings import table_links
 from ledger import dues, exports, payments, season_statements
 from ledger.models import Account, AuditRecord, Entry, ExportJob, Period, Transaction
-from scoring import recording
+from scoring import guest, recording
 from scoring.models import Event, Game, Seat
 from tests.factories import make_member, make_table
 from tests.scoring.pad import post_event, start_from_form
@@ -242,9 +243,22 @@ def world(club, django_capture_on_commit_callbacks):
     }
     # Routes whose parameters are free text: the real value and hostile ones.
     hostile_tokens = ["\x00", "x" * 300, "a" * 43, "%00", "٣"]
+    # A table's link and a guest's link (scoring.guest).
+    table_token = table_links.token_for(evening.tables.first())
+    guest_token = guest.create_pass(kille, boss.user)[1]
     special = {
         "invite-accept": [{"token": t} for t in [invite_token, *hostile_tokens]],
         "league:shared": [{"token": t} for t in [club.league_share_token, *hostile_tokens]],
+        "scoring:table-follow": [{"token": t} for t in [table_token, *hostile_tokens]],
+        "scoring:table-follow-poll": [
+            {"token": t, "game_id": g}
+            for t in [table_token, *hostile_tokens]
+            for g in (0, kille.pk)
+        ],
+        **{
+            f"scoring:guest-{name}": [{"token": t} for t in [guest_token, *hostile_tokens]]
+            for name in ("pad", "poll", "event")
+        },
         "password-reset-confirm": [
             {"uidb64": uid, "token": t}
             for uid in ("MQ", "\x00", "x" * 300)

@@ -23,7 +23,7 @@ from django.utils import timezone
 from club.models import User
 from engine.errors import EngineError
 from scoring.messages import engine_message, lines_of
-from scoring.models import Event, Game
+from scoring.models import Event, Game, GuestPass
 from scoring.recording import money, replay, turns, undoing
 from scoring.recording.outcomes import AppendResult, EventRefused
 
@@ -37,12 +37,19 @@ def append_event(
     idempotency_key: str,
     by: User | None,
     at: datetime | None = None,
+    guest_pass: GuestPass | None = None,
 ) -> AppendResult:
     """``at``: when the event happened at the table, if not now (the demo records evenings
-    that are over); its audit record is sealed now all the same."""
+    that are over); its audit record is sealed now all the same. ``guest_pass``: recorded by a
+    guest without a login (``by`` is then None), refused unless the pass is still good for
+    this open game (``turns._check_guest``, under the game's lock)."""
     if event_type == replay.UNDO:
         return undoing.undo_last(
-            game, expected_seq=expected_seq, idempotency_key=idempotency_key, by=by
+            game,
+            expected_seq=expected_seq,
+            idempotency_key=idempotency_key,
+            by=by,
+            guest_pass=guest_pass,
         )
     module = game.played.module
     with transaction.atomic():
@@ -51,6 +58,7 @@ def append_event(
         existing = turns._check_turn(game, expected_seq, idempotency_key)
         if existing is not None:
             return AppendResult(existing, replay.current_state(game)[0], duplicate=True)
+        turns._check_guest(game, guest_pass)
         state, nets = replay.current_state(game)
         try:
             new_state = module.apply(state, {**payload, "type": event_type})
@@ -64,6 +72,7 @@ def append_event(
             summary=" · ".join(getattr(new_state, "log", ()))[:300],
             lines=lines_of(new_state),
             recorded_by=by,
+            guest_pass=guest_pass,
             created_at=at or now,
             idempotency_key=idempotency_key,
         )

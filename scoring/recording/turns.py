@@ -33,7 +33,7 @@ from club.models import User
 from league import owed as league_owed
 from ledger.models import AuditRecord
 from live import signals as live_signals
-from scoring.models import Event, Game, GameStatus
+from scoring.models import Event, Game, GameStatus, GuestPass
 from scoring.recording import replay
 from scoring.recording.outcomes import EventRefused, StaleGame
 
@@ -60,10 +60,30 @@ def _check_turn(game: Game, expected_seq: int, key: str, *, undo: bool = False) 
     return None
 
 
+def _check_guest(game: Game, guest_pass: GuestPass | None) -> None:
+    """A guest records only while the host's pass holds: read again under the game's lock, which
+    revoking takes too (``scoring.guest.revoke``), so a tap and "close the guest's access"
+    never overlap. Undo included, a guest never touches a game that is not open."""
+    if guest_pass is None:
+        return
+    if guest_pass.game_id != game.pk:
+        raise EventRefused(_("This guest link is for another game."), code="guest")
+    revoked = (
+        GuestPass.objects.filter(pk=guest_pass.pk).values_list("revoked_at", flat=True).first()
+    )
+    if revoked is not None:
+        raise EventRefused(_("The host has closed this guest link."), code="guest")
+    if game.status != GameStatus.OPEN:
+        raise EventRefused(
+            _("This game is %(status)s.") % {"status": game.get_status_display()}, code="closed"
+        )
+
+
 def event_audit_data(event: Event) -> dict:
     """What the club's audit trail keeps of an event; ``scoring.audit`` compares it with the
-    event's row as it is now, so an edited or deleted event shows."""
-    return {
+    event's row as it is now, so an edited or deleted event shows. A guest's pass is named
+    only when there is one (records made before guest passes stay as they were)."""
+    data = {
         "game": event.game_id,
         "seq": event.seq,
         "type": event.type,
@@ -73,6 +93,9 @@ def event_audit_data(event: Event) -> dict:
         "created_at": ledger.audit_time(event.created_at),
         "money": event.money_id,
     }
+    if event.guest_pass_id is not None:
+        data["guest_pass"] = event.guest_pass_id
+    return data
 
 
 def _audit_event(game: Game, event: Event, by: User | None, now) -> None:

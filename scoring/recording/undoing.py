@@ -25,7 +25,7 @@ from club.models import User
 from league import owed as league_owed
 from ledger.models import AuditRecord
 from scoring.messages import undo_line
-from scoring.models import Event, Game, GameStatus
+from scoring.models import Event, Game, GameStatus, GuestPass
 from scoring.recording import replay, turns
 from scoring.recording.outcomes import AppendResult, EventRefused
 
@@ -62,13 +62,19 @@ def _refuse_if_carried_on(game: Game) -> None:
 
 
 def undo_last(
-    game: Game, *, expected_seq: int, idempotency_key: str, by: User | None
+    game: Game,
+    *,
+    expected_seq: int,
+    idempotency_key: str,
+    by: User | None,
+    guest_pass: GuestPass | None = None,
 ) -> AppendResult:
     with transaction.atomic():
         game = turns._lock(game)
         existing = turns._check_turn(game, expected_seq, idempotency_key, undo=True)
         if existing is not None:
             return AppendResult(existing, replay.current_state(game)[0], duplicate=True)
+        turns._check_guest(game, guest_pass)
         _refuse_if_carried_on(game)
         events = list(game.events.order_by("seq"))
         effective = replay.effective_events(events)
@@ -90,6 +96,7 @@ def undo_last(
             summary=f"Undid: {target.summary or target.type}"[:300],
             lines=[undo_line(target)],
             recorded_by=by,
+            guest_pass=guest_pass,
             idempotency_key=idempotency_key,
         )
         turns._audit_event(game, event, by, event.created_at)

@@ -74,7 +74,9 @@ class EventFormNode(template.Node):
         game = context["game"]
         event_type = values.get("type") or ""
         inner = {
-            "action": reverse("scoring:game-event", args=[game.club.slug, game.pk]),
+            # A guest's pad posts to its own link (scoring.views_guest).
+            "action": context.get("event_url")
+            or reverse("scoring:game-event", args=[game.club.slug, game.pk]),
             "event_type": event_type,
             "key": values.get("key") or event_type or "event",
             "class": values.get("class") or "",
