@@ -9,7 +9,8 @@ Design
   rewrite an evening.
 - ``close_evening``: refused while a game at its tables is still open (its pot would move
   under it); then, under the *merge* policy, the tables' pots go back to the club's pot
-  (``evenings.pots``) and the closing time is set, under the club's lock.
+  (``evenings.pots``) and the closing time is set, under the club's lock; what other apps
+  registered with ``register_on_close`` runs in that transaction (the mail owes the report).
 - ``EveningError`` is a refusal a person can act on; ``require_open`` is the one refusal every
   change to a closed evening meets.
 
@@ -20,7 +21,7 @@ Relies on ``engine.registry`` (the games an evening may name), ``evenings.option
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import date as Date
 
 from django.core.exceptions import ValidationError
@@ -89,6 +90,17 @@ def open_games_at(evening: Evening):
     ]
 
 
+# What other apps do when an evening closes (``notices`` owes the evening report): each
+# ``fn(evening)`` runs inside the closing transaction, so what it writes down commits with it.
+_ON_CLOSE: list[Callable[[Evening], None]] = []
+
+
+def register_on_close(fn: Callable[[Evening], None]) -> Callable[[Evening], None]:
+    if fn not in _ON_CLOSE:
+        _ON_CLOSE.append(fn)
+    return fn
+
+
 def close_evening(evening: Evening, by: User | None) -> Evening:
     """Close tonight: under the *merge* policy the tables' pots go back to the club's pot."""
     if not evening.is_open:
@@ -112,5 +124,7 @@ def close_evening(evening: Evening, by: User | None) -> Evening:
         evening.status = EveningStatus.CLOSED
         evening.closed_at = timezone.now()
         evening.save(update_fields=["status", "closed_at"])
+        for on_close in _ON_CLOSE:
+            on_close(evening)
         live_signals.evening_changed(evening.pk)
     return evening

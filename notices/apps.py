@@ -9,4 +9,10 @@ class NoticesConfig(AppConfig):
     def ready(self) -> None:
         # The tasks, registered with Celery here: ``notices.outbox`` publishes them by name
         # (it cannot import ``notices.tasks``, which imports it).
-        from notices import tasks  # noqa: F401
+        from evenings.opening import register_on_close
+        from notices import report, tasks  # noqa: F401
+        from notices.mail import register_mail
+
+        # The evening report: owed in the closing transaction, rendered when sent.
+        register_on_close(report.queue_report)
+        register_mail("report", report.render_report)
