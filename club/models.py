@@ -49,6 +49,11 @@ class PlacementScheme(models.TextChoices):
     GAME_SCORE = "score", _("the game's own score")
 
 
+class ConfirmWhen(models.TextChoices):
+    END = "end", _("at the end of the game")
+    DEAL = "deal", _("after each deal")
+
+
 class Club(models.Model):
     name = models.CharField(_("name"), max_length=100)
     slug = models.SlugField(_("short name"), max_length=50, unique=True)
@@ -81,6 +86,17 @@ class Club(models.Model):
     # The club's own ceiling on a single amount in öre; None: the instance's (MAX_AMOUNT_ORE),
     # which it may lower but never raise.
     max_amount_ore = models.BigIntegerField(_("largest single amount (öre)"), null=True, blank=True)
+    # Results the table confirms (scoring.confirming): when the pad asks the other players to
+    # confirm, and whether tonight's settle-up waits for every game to be confirmed.
+    confirm_when = models.CharField(
+        _("confirm a game's result"),
+        max_length=10,
+        choices=ConfirmWhen.choices,
+        default=ConfirmWhen.END,
+    )
+    confirm_to_settle = models.BooleanField(
+        _("settle a game's money tonight only when it is confirmed"), default=False
+    )
 
     objects = ClubQuerySet.as_manager()
 

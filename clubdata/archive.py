@@ -60,7 +60,7 @@ from ledger.models import (
     PeriodBalance,
     Transaction,
 )
-from scoring.models import Event, Game, GuestPass, Seat
+from scoring.models import Confirmation, Event, Game, GuestPass, Seat
 
 FORMAT = "protokoll-club-archive"
 VERSION = 1
@@ -124,6 +124,8 @@ TABLES: tuple[Spec, ...] = (
     # random secret, as on the source.
     Spec(GuestPass, "game__club"),
     Spec(Event, "game__club"),
+    # The table's words on its games (scoring.confirming): part of the game's record.
+    Spec(Confirmation, "game__club"),
     Spec(GameResult, "club", refs=("game_ref",)),
     Spec(Standing, "season__club"),
     Spec(RatingPoint, "club", refs=("game_ref",)),

@@ -14,6 +14,8 @@ Replaced
   "member" taken away (``club.members.set_roles``); the member has left (``active`` off,
   ``left_at`` kept or set) and ``erased_at`` is set. Saved with ``.save()``, so the owner
   seals of the audit chain follow (``ledger.ownership``).
+- His name in the words players gave on games (a dispute's ``Confirmation.word``): the
+  pseudonym instead.
 - ``Account.name`` of his accounts (his member account, betar he owns): a member's account is
   labelled by that name (``Account.label``).
 - The login. A ``User`` row cannot be deleted: ledger transactions, game events, evenings and
@@ -55,6 +57,7 @@ member erased and changes nothing.
 
 from __future__ import annotations
 
+import re
 import secrets
 from dataclasses import dataclass
 
@@ -71,6 +74,7 @@ import ledger
 from club import members
 from club.models import Club, Member, Membership, Role, User
 from ledger.models import Account, AccountKind, AuditRecord, ExportJob, Transaction
+from scoring.models import Confirmation
 
 
 class ErasureRefused(ValidationError):
@@ -185,6 +189,17 @@ def _rename_in_admin_log(obj, text: str) -> None:
     )
 
 
+def _rename_in_words(club: Club, old_name: str, pseudonym: str) -> None:
+    """A dispute's word may name him ("Maja räknade fel"): the pseudonym instead."""
+    if len(old_name) < 2:
+        return
+    pattern = re.compile(re.escape(old_name), re.IGNORECASE)
+    longest = Confirmation._meta.get_field("word").max_length
+    for row in Confirmation.objects.filter(game__club=club, word__icontains=old_name):
+        row.word = pattern.sub(pseudonym, row.word)[:longest]
+        row.save(update_fields=["word"])
+
+
 def erase_member(member: Member, by: Member, key: str = "") -> Member:
     """Erase ``member``'s personal data (see the module); return the member as it is now.
     Raises ``ErasureRefused`` for an erasure that is not allowed; an erased member is
@@ -203,6 +218,7 @@ def erase_member(member: Member, by: Member, key: str = "") -> Member:
         memos = _memos_naming(member)
         login = _login_fate(member)
         user = member.user
+        old_name = member.name
 
         members.set_roles(member, [])
         member.name = pseudonym
@@ -219,6 +235,7 @@ def erase_member(member: Member, by: Member, key: str = "") -> Member:
             if account.kind == AccountKind.MEMBER:
                 account.name = pseudonym
                 account.save(update_fields=["name"])
+        _rename_in_words(club, old_name, pseudonym)
         if login == "anonymised":
             _forget_login(user, pseudonym)
         _rename_in_admin_log(member, pseudonym)

@@ -34,7 +34,7 @@ from django.utils.translation import gettext_lazy as _
 import evenings
 import ledger
 from club.forms import MemberForm
-from club.models import Club, User
+from club.models import Club, ConfirmWhen, User
 from core import inputs
 from core.money import KronorField, format_ore
 from core.tasks import enqueue_on_commit
@@ -51,7 +51,7 @@ SUBJECT = "settings:"
 RECENT_CHANGES = 30
 
 # The club's own fields that touch money: a change of one is an audit record.
-CLUB_MONEY_FIELDS = ("swish_number", "public_league_money", "max_amount_ore")
+CLUB_MONEY_FIELDS = ("swish_number", "public_league_money", "max_amount_ore", "confirm_to_settle")
 # Fields whose change rebuilds the league tables (as the league's own settings page does).
 LEAGUE_TABLE_FIELDS = ("placement_scheme", "provisional_games", "skunks_in_league")
 EVENING_FIELDS = ("fee_ore", "fee_kind", "pot_policy", "prize_percents")
@@ -61,6 +61,8 @@ FIELD_LABELS = {
     "swish_number": _("Club Swish number"),
     "public_league_money": _("Money on the public league page"),
     "max_amount_ore": _("Largest single amount"),
+    "confirm_when": _("Confirm a game's result"),
+    "confirm_to_settle": _("Settle only confirmed games"),
     "fee_ore": _("Evening fee per attendee"),
     "fee_kind": _("The evening fee is"),
     "pot_policy": _("Pots between evenings"),
@@ -112,6 +114,21 @@ class EveningForm(OptionsForm):
         if fee:
             ledger.check_amount(fee, self.club)
         return fee
+
+
+class ConfirmingForm(forms.Form):
+    """Results the table confirms (``scoring.confirming``)."""
+
+    confirm_when = forms.ChoiceField(
+        label=_("Ask the other players to confirm"),
+        choices=ConfirmWhen.choices,
+        widget=forms.RadioSelect,
+    )
+    confirm_to_settle = forms.BooleanField(
+        label=_("Settle a game's money tonight only when it is confirmed"),
+        required=False,
+        help_text=_("Tonight's “Paid” waits until every game at the tables is confirmed."),
+    )
 
 
 class CeilingForm(forms.Form):
@@ -232,8 +249,10 @@ def shown(field: str, value) -> str:
         return format_ore(value)
     if field == "prize_percents" and isinstance(value, list):
         return "/".join(str(v) for v in value) or gettext("the drive's default")
-    for choices in ((FeeKind,) if field == "fee_kind" else ()) + (
-        (PotPolicy,) if field == "pot_policy" else ()
+    for choices in (
+        ((FeeKind,) if field == "fee_kind" else ())
+        + ((PotPolicy,) if field == "pot_policy" else ())
+        + ((ConfirmWhen,) if field == "confirm_when" else ())
     ):
         if value in choices.values:
             return str(choices(value).label)

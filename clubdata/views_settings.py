@@ -24,7 +24,7 @@ from core.money import format_ore
 from engine import registry
 from evenings.models import EveningOptions
 
-SECTIONS = ("club", "games", "league", "evenings", "ceiling")
+SECTIONS = ("club", "games", "league", "evenings", "confirming", "ceiling")
 
 
 def _forms(club: Club, section: str, data) -> dict:
@@ -55,6 +55,14 @@ def _forms(club: Club, section: str, data) -> dict:
                 "prize_percents": "/".join(str(s) for s in options.prize_percent_list()),
             },
             prefix="evenings",
+        ),
+        "confirming": club_settings.ConfirmingForm(
+            bound("confirming"),
+            initial={
+                "confirm_when": club.confirm_when,
+                "confirm_to_settle": club.confirm_to_settle,
+            },
+            prefix="confirming",
         ),
         "ceiling": club_settings.CeilingForm(
             bound("ceiling"),
@@ -90,6 +98,9 @@ def _save(request: HttpRequest, section: str, form) -> list[str]:
             "prize_percents": data["prize_percents"],
         }
         return club_settings.save_evening_options(club, by, values)
+    if section == "confirming":
+        values = {name: data[name] for name in ("confirm_when", "confirm_to_settle")}
+        return club_settings.save_club_fields(club, by, values)
     return club_settings.save_ceiling(club, by, data["ceiling"])
 
 

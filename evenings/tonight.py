@@ -17,6 +17,10 @@ Design
   the payments recorded (``ledger.payments.record_settlement``, ref ``paid_ref``).
 - ``summary``: per attendee (members and guests alike), the games played at tonight's tables,
   won, tonight's result and the fee, ranked by result, then wins, then name.
+- ``settle_holds``: why tonight's money may not be settled yet, from the gates other apps
+  register (``register_settle_gate``: scoring refuses while a game the club wants confirmed is
+  not); ``flags``: what the host and the treasurer should look at tonight
+  (``register_flags``: scoring's disputed games). Each is ``fn(evening) -> [Hold]``.
 
 Relies on the ledger's rows (sums by the database) and ``ledger.settle``; the games are
 scoring's, read by relation (``Table.games``), and who won is the league's ``GameResult``.
@@ -24,6 +28,7 @@ scoring's, read by relation (``Table.games``), and who won is the league's ``Gam
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.db.models import Q, Sum
@@ -35,6 +40,41 @@ from ledger import settle
 from ledger.models import Account, AccountKind, Entry, Transaction
 
 PARTY_KINDS = (AccountKind.MEMBER, AccountKind.GUEST)
+
+
+@dataclass(frozen=True)
+class Hold:
+    """Something about tonight in words, with the page that shows it."""
+
+    text: str
+    url: str = ""
+
+
+HoldSource = Callable[[Evening], list]
+_SETTLE_GATES: list[HoldSource] = []
+_FLAGS: list[HoldSource] = []
+
+
+def register_settle_gate(gate: HoldSource) -> HoldSource:
+    """``gate(evening)``: the reasons (``Hold``-like: ``text``, ``url``) tonight's settle-up
+    must wait; registering twice is harmless."""
+    if gate not in _SETTLE_GATES:
+        _SETTLE_GATES.append(gate)
+    return gate
+
+
+def register_flags(source: HoldSource) -> HoldSource:
+    if source not in _FLAGS:
+        _FLAGS.append(source)
+    return source
+
+
+def settle_holds(evening: Evening) -> list:
+    return [hold for gate in _SETTLE_GATES for hold in gate(evening)]
+
+
+def flags(evening: Evening) -> list:
+    return [flag for source in _FLAGS for flag in source(evening)]
 
 
 def game_ids(evening: Evening) -> list[int]:

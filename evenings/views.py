@@ -128,6 +128,7 @@ def evening_detail(request: HttpRequest, evening_id: int) -> HttpResponse:
         "board": board.board(evening),
         "is_host": request.member.can(Role.SCORER),
         "pot_rule": pots.RULE,
+        "flags": tonight.flags(evening),
     }
     return render(request, "evenings/evening_detail.html", context, status=status)
 
@@ -157,6 +158,7 @@ def evening_board(request: HttpRequest, evening_id: int) -> HttpResponse:
     if request.htmx:
         template += "#board"
     context = {"evening": evening, "board": board.board(evening), "tv": "tv" in request.GET}
+    context["flags"] = tonight.flags(evening)
     return render(request, template, context)
 
 
@@ -198,11 +200,21 @@ def evening_summary(request: HttpRequest, evening_id: int) -> HttpResponse:
         "paid": tonight.paid_so_far(evening),
         "is_host": request.member.can(Role.SCORER),
         "render_key": uuid.uuid4().hex,
+        "holds": tonight.settle_holds(evening),
     }
     return render(request, "evenings/summary.html", context)
 
 
 def _record_paid(request: HttpRequest, evening: Evening) -> HttpResponse:
+    holds = tonight.settle_holds(evening)
+    if holds:
+        # The club settles a game's money only once the table confirmed it (scoring's gate).
+        messages.error(
+            request,
+            _("Tonight's money cannot be settled yet: %(games)s.")
+            % {"games": "; ".join(hold.text for hold in holds)},
+        )
+        return redirect(reverse("evenings:summary", args=[request.club.slug, evening.pk]))
     refused = record_paid(request, key_prefix=f"{evening.ref}:paid", ref=f"{evening.ref}:paid")
     if refused is not None:
         return refused

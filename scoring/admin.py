@@ -8,7 +8,7 @@ books keep what was posted. Corrections are undo and void, on the game's page.
 from django.contrib import admin
 
 from core.admin import ReadOnlyAdmin
-from scoring.models import Event, Game, GuestPass, Seat
+from scoring.models import Confirmation, Event, Game, GuestPass, Seat
 
 
 class SeatInline(admin.TabularInline):
@@ -48,3 +48,12 @@ class GuestPassAdmin(ReadOnlyAdmin):
 
     list_display = ["game", "created_by", "created_at", "revoked_at"]
     list_select_related = ["game", "created_by"]
+
+
+@admin.register(Confirmation)
+class ConfirmationAdmin(ReadOnlyAdmin):
+    """Words on a game are given on its pad; append-only (scoring.confirming)."""
+
+    list_display = ["game", "seq", "member", "kind", "word", "created_at"]
+    list_filter = ["kind"]
+    list_select_related = ["game", "member"]

@@ -8,8 +8,9 @@ class ScoringConfig(AppConfig):
 
     def ready(self) -> None:
         import ledger
-        from evenings import board
-        from scoring import audit, evening_status, messages
+        from club import panels
+        from evenings import board, tonight
+        from scoring import audit, confirming, evening_status, messages
 
         # check_ledger verifies that the books hold what the games say (club never imports us).
         ledger.register_check(audit.check_game_money)
@@ -28,3 +29,8 @@ class ScoringConfig(AppConfig):
         from scoring import guest
 
         table_links.register_link(guest.table_path)
+        # Results the table confirms: tonight's settle-up waits for them when the club says so,
+        # and a disputed game is flagged for the host and the treasurer.
+        tonight.register_settle_gate(confirming.settle_holds)
+        tonight.register_flags(confirming.evening_flags)
+        panels.register(15, "scoring/_disputes_panel.html", confirming.home_panel)

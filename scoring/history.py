@@ -29,6 +29,7 @@ from club.models import Club, Member
 from core import inputs
 from engine import registry
 from ledger.models import AuditRecord
+from scoring import confirming
 from scoring.models import Game, GameStatus, Seat
 
 PER_PAGE = 25
@@ -103,6 +104,8 @@ def games_for(club: Club, *, game: str = "", player: int | None = None) -> Query
         .annotate(
             final_standings=KeyTransform("standings", "snapshot"),
             final_nets=KeyTransform("nets", "snapshot"),
+            # Flagged on the list until the host resolves it (scoring.confirming).
+            disputed=confirming.is_disputed(),
         )
         .prefetch_related("seats__member")
         .order_by("-started_at", "-pk")

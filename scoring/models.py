@@ -224,3 +224,53 @@ class GuestPass(models.Model):
     def is_usable(self) -> bool:
         """May record now: not revoked, and the game is still open."""
         return self.revoked_at is None and self.game.is_open
+
+
+class ConfirmationKind(models.TextChoices):
+    CONFIRMED = "confirmed", _("confirmed")
+    DISPUTED = "disputed", _("disputed")
+    # The host's "confirm as it stands": a disputed game confirmed by the host.
+    RESOLVED = "resolved", _("confirmed by the host")
+
+
+class Confirmation(models.Model):
+    """A player's word on a game as it stands at ``seq``: "Stämmer", or a dispute with a word;
+    or the host's resolution of a dispute. Append-only; see ``scoring.confirming``."""
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="confirmations")
+    seq = models.PositiveIntegerField(_("at event"))
+    member = models.ForeignKey(
+        Member, on_delete=models.PROTECT, related_name="+", verbose_name=_("member")
+    )
+    kind = models.CharField(_("kind"), max_length=10, choices=ConfirmationKind.choices)
+    # A dispute's word ("Fel giv", "2 kr för lite"); a resolution keeps the words of the
+    # disputes it settles: those at its seq recorded before it.
+    word = models.CharField(_("word"), max_length=200, blank=True)
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+    # The button's one-time key: a double tap records once.
+    idempotency_key = models.CharField(max_length=64)
+
+    class Meta:
+        ordering = ["game", "pk"]
+        verbose_name = _("confirmation")
+        verbose_name_plural = _("confirmations")
+        indexes = [
+            # The flags ("disputed") look for disputes only.
+            models.Index(
+                fields=["game", "seq"],
+                condition=models.Q(kind="disputed"),
+                name="scoring_confirmation_disputes",
+            ),
+        ]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "idempotency_key"], name="scoring_confirmation_unique_key"
+            ),
+            models.CheckConstraint(
+                condition=~models.Q(kind="disputed") | ~models.Q(word=""),
+                name="scoring_confirmation_dispute_has_word",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} @{self.seq} {self.kind}: {self.member_id}"

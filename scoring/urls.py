@@ -36,4 +36,7 @@ urlpatterns = [
     path("g/<str:token>/", views_guest.guest_pad, name="guest-pad"),
     path("g/<str:token>/poll/", views_guest.guest_poll, name="guest-poll"),
     path("g/<str:token>/events/", views_guest.guest_event, name="guest-event"),
+    path(
+        "c/<slug:club_slug>/games/<int:game_id>/confirm/", views.game_confirm, name="game-confirm"
+    ),
 ]

@@ -19,7 +19,7 @@ from functools import partial
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.db.models import Prefetch
+from django.db.models import OuterRef, Prefetch, Subquery
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template import TemplateDoesNotExist
@@ -36,10 +36,10 @@ from engine import registry
 from evenings.models import EveningStatus, Table
 from live import polls as live_polls
 from scoring import calculators as calc
-from scoring import games, guest, history, pad_history, recording
+from scoring import confirming, games, guest, history, pad_history, recording
 from scoring.forms import StartGameForm, VoidForm
 from scoring.messages import event_text, sentence, with_names
-from scoring.models import Game, GameStatus, Seat
+from scoring.models import Confirmation, Game, GameStatus, Seat
 
 MAX_SEQ = 2**31 - 1  # Event.seq and Game.seq are PositiveIntegerFields
 MAX_TYPE = 30  # Event.type
@@ -230,6 +230,7 @@ def _pad_context(
         "undo_what": undo_what,
         "pot_ore": _pot_balance(game),
         "pad_css": pad.css,
+        "confirming": confirming.pad_panel(game, getattr(request, "member", None)),
         **games.pad_context(game, state, seats),
         **extra,
     }
@@ -276,20 +277,31 @@ def game_poll(request: HttpRequest, club_slug: str, game_id: int) -> HttpRespons
         seq = inputs.parse_int(request.GET.get("seq", ""), lo=0, hi=MAX_SEQ)
     except ValidationError:
         seq = None  # a phone that sent no readable seq gets the whole pad
-    current = (
+    try:
+        sent_stamp = inputs.parse_int(request.GET.get("c") or "0", lo=0, hi=2**63 - 1)
+    except ValidationError:
+        sent_stamp = -1
+    # The newest confirmation's id beside the seq: a word changes the pad, not the seq.
+    newest_word = Confirmation.objects.filter(game=OuterRef("pk")).order_by("-pk").values("pk")
+    found = (
         Game.objects.filter(
             pk=game_id,
             club__slug=club_slug,
             club__members__user=request.user,
             club__members__active=True,
         )
-        .values_list("seq", flat=True)
+        .annotate(stamp=Subquery(newest_word[:1]))
+        .values_list("seq", "stamp")
         .first()
     )
-    if current is None:
+    if found is None:
         raise Http404
-    if seq == current:
-        live_polls.remember(game_id, current)  # the next poll is answered from the cache
+    current, stamp = found
+    if seq == current and sent_stamp == (stamp or 0):
+        if stamp is None:
+            # The next poll is answered from the cache; never for a game with words, whose
+            # "nothing new" the cache cannot tell (scoring.confirming).
+            live_polls.remember(game_id, current)
         return HttpResponse(status=204)
     return game_detail(request, club_slug=club_slug, game_id=game_id)
 
@@ -335,6 +347,30 @@ def record_tap(
     if request.htmx:
         return _render_pad(request, game, **pad)
     return None
+
+
+@require_POST
+@club_view()
+def game_confirm(request: HttpRequest, game_id: int) -> HttpResponse:
+    """A seated player's "Stämmer" or dispute, or the host's "confirm as it stands"
+    (``scoring.confirming`` says who may); answered with the pad."""
+    game = _game(request, game_id)
+    action = request.POST.get("action", "")
+    try:
+        seq = inputs.parse_int(request.POST.get("seq", ""), lo=0, hi=MAX_SEQ)
+        key = inputs.parse_token(request.POST.get("idempotency_key") or uuid.uuid4().hex)
+        word = request.POST.get("word", "")
+        if action == "resolve":
+            confirming.resolve(game, request.member, seq=seq, key=key)
+        else:
+            confirming.record(game, request.member, action, seq=seq, key=key, word=word)
+    except ValidationError as error:
+        game.refresh_from_db()
+        return _render_pad(request, game, status=422, error=" ".join(error.messages))
+    game.refresh_from_db()
+    if request.htmx:
+        return _render_pad(request, game)
+    return redirect("scoring:game-detail", club_slug=request.club.slug, game_id=game.pk)
 
 
 @require_http_methods(["GET", "HEAD", "POST"])

@@ -56,7 +56,7 @@ from club.models import Member, Role, Season, User
 from evenings import table_links
 from ledger import dues, exports, payments, season_statements
 from ledger.models import Account, AuditRecord, Entry, ExportJob, Period, Transaction
-from scoring import guest, recording
+from scoring import confirming, guest, recording
 from scoring.models import Event, Game, Seat
 from tests.factories import make_member, make_table
 from tests.scoring.pad import post_event, start_from_form
@@ -220,6 +220,8 @@ def world(club, django_capture_on_commit_callbacks):
         )
     finished.refresh_from_db()
     assert finished.status == "finished", finished.snapshot
+    # A dispute on it (scoring.confirming): the host's "confirm as it stands" is on its pad.
+    confirming.record(finished, table[1], "disputed", seq=finished.seq, key="fuzz", word="Fel")
     job = exports.start_season_statement(club, season, None, boss.user, "sv")
     season_statements.build_season_statement(job.pk)
     club.league_share_token = secrets.token_urlsafe(32)
