@@ -61,6 +61,7 @@ from ledger.models import (
     Transaction,
 )
 from scoring.models import Confirmation, Event, Game, GuestPass, Seat
+from week.models import CalendarFeed, Reply, Schedule, ScheduleException
 
 FORMAT = "protokoll-club-archive"
 VERSION = 1
@@ -68,7 +69,7 @@ MANIFEST = "manifest.json"
 LOGINS = "data/logins.json"
 LOGIN_FIELDS = ("id", "username", "first_name", "last_name", "email")
 # The apps whose schema an archive states (and an import must know).
-SCHEMA_APPS = ("club", "ledger", "league", "evenings", "scoring", "clubdata")
+SCHEMA_APPS = ("club", "ledger", "league", "evenings", "week", "scoring", "clubdata")
 
 
 class ArchiveError(Exception):
@@ -118,6 +119,10 @@ TABLES: tuple[Spec, ...] = (
     Spec(TableSeat, "table__evening__club"),
     Spec(Drive, "evening__club", refs=("players",)),
     Spec(DriveReport, "drive__evening__club"),
+    # The club's week: its schedule and the members' replies to the evenings planned ahead.
+    Spec(Schedule, "club"),
+    Spec(ScheduleException, "schedule__club"),
+    Spec(Reply, "evening__club"),
     Spec(Game, "club"),
     Spec(Seat, "game__club"),
     # A guest's leave to record one game: the events it recorded name it. Only the hash of a
@@ -138,6 +143,10 @@ BY_LABEL = {spec.label: spec for spec in TABLES}
 
 # Tables related to a club that the archive leaves out on purpose, with the reason.
 LEFT_OUT: dict[str, str] = {
+    CalendarFeed._meta.label_lower: (
+        "a secret calendar link, derived from this instance's secret key: the member makes a "
+        "new one on the new instance"
+    ),
     "notices.owedmail": (
         "a record of mail sent or owed about evenings already past; what a mail said is never "
         "stored, and a new instance owes nothing"
@@ -206,7 +215,7 @@ def _value(field: models.Field, value: Any) -> Any:
         return None
     if isinstance(field, models.DateTimeField):
         return value.isoformat()
-    if isinstance(field, models.DateField):
+    if isinstance(field, models.DateField | models.TimeField):  # a schedule's start: "18:30:00"
         return value.isoformat()
     return value
 

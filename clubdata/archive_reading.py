@@ -29,7 +29,7 @@ import math
 import re
 import zipfile
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date, datetime, time
 from pathlib import Path
 from typing import IO, Any
 
@@ -283,6 +283,12 @@ def _decode_value(f: models.Field, value: Any, where: str) -> Any:
             return date.fromisoformat(value)
         except (TypeError, ValueError):
             raise ArchiveError(f"{where}: {f.attname} must be a date, not {value!r}.") from None
+    if isinstance(f, models.TimeField):  # a schedule's start (week.Schedule)
+        try:
+            return time.fromisoformat(value)
+        except (TypeError, ValueError):
+            message = f"{where}: {f.attname} must be a time of day, not {value!r}."
+            raise ArchiveError(message) from None
     if isinstance(f, models.JSONField):
         _no_nul(value, where)
         return value

@@ -29,6 +29,9 @@ Replaced
   entries naming the member or the login (``object_repr``).
 - Season statements already built that may show him (his own, and the whole club's): deleted;
   they are rebuilt, with the pseudonym, when asked for again.
+- The club's week (``week.erasure``): the +1 guests' names on his replies (someone else's
+  name, kept only because he brings that person), his replies to evenings not yet held
+  (withdrawn: the wait-list moves up) and his calendar link.
 
 Kept
 - Every amount, date and reference in the books: Swedish bookkeeping law (bokföringslagen,
@@ -75,6 +78,7 @@ from club import members
 from club.models import Club, Member, Membership, Role, User
 from ledger.models import Account, AccountKind, AuditRecord, ExportJob, Transaction
 from scoring.models import Confirmation
+from week import erasure as week_erasure
 
 
 class ErasureRefused(ValidationError):
@@ -242,6 +246,8 @@ def erase_member(member: Member, by: Member, key: str = "") -> Member:
         ExportJob.objects.filter(club=club, kind=ExportJob.Kind.SEASON_STATEMENT).filter(
             Q(params__member=member.pk) | Q(params__member=None)
         ).delete()
+        # His +1 guests' names, his seats at evenings to come, his calendar link (week.erasure).
+        week_erasure.forget(member)
         ledger.append_audit(
             club,
             AuditRecord.Action.ERASE,

@@ -29,7 +29,7 @@ from django.utils.translation import gettext_lazy as _
 
 from club import panels
 from club.models import Club, Member, Role, Season
-from evenings.models import Evening
+from evenings.models import Evening, EveningStatus
 from ledger.models import Source, Transaction
 
 TEMPLATE = "clubdata/firstrun_panel.html"
@@ -63,7 +63,12 @@ def progress(club: Club) -> dict[str, bool]:
         .values(
             opening=Exists(Transaction.objects.filter(club=OuterRef("pk"), source=Source.OPENING)),
             season=Exists(Season.objects.filter(club=OuterRef("pk"))),
-            evening=Exists(Evening.objects.filter(club=OuterRef("pk"))),
+            # An evening held (open or closed), not one merely planned ahead.
+            evening=Exists(
+                Evening.objects.filter(
+                    club=OuterRef("pk"), status__in=[EveningStatus.OPEN, EveningStatus.CLOSED]
+                )
+            ),
         )
         .get()
     )

@@ -54,6 +54,7 @@ INSTALLED_APPS = [
     "league",
     "evenings",
     "notices",
+    "week",
     "scoring",
     "clubdata",
     "live",
@@ -406,6 +407,16 @@ CELERY_BEAT_SCHEDULE = {
     "log-audit-heads": {
         "task": "ledger.tasks.log_audit_heads_task",
         "schedule": crontab(hour=4, minute=40),
+    },
+    # The club's week: plan every club's evenings three months ahead, once a day; the
+    # day-before reminders, every hour (week.tasks).
+    "plan-evenings": {
+        "task": "week.tasks.plan_ahead_all",
+        "schedule": crontab(hour=4, minute=50),
+    },
+    "week-reminders": {
+        "task": "week.tasks.send_reminders",
+        "schedule": crontab(minute=15),
     },
     # Mail owed to members and not yet sent: a broker that was away, a failure's back-off.
     "send-owed-mail": {

@@ -63,6 +63,7 @@ urlpatterns = [
     path("", include("league.urls")),
     path("", include("evenings.urls")),
     path("", include("notices.urls")),
+    path("", include("week.urls")),
     path("", include("clubdata.urls")),
 ]
 

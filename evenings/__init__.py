@@ -42,6 +42,9 @@ _PUBLIC = {
     "check_in_many": "evenings.attendance",
     "attendee_account": "evenings.attendance",
     "prize_pool": "evenings.attendance",
+    "Expected": "evenings.attendance",
+    "register_expected": "evenings.attendance",
+    "expected": "evenings.attendance",
     # tables
     "table_sizes": "evenings.tables",
     "draw_groups": "evenings.tables",

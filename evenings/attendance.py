@@ -14,12 +14,16 @@ Design
   tonight's settle-up see the guest as they see a member. A guest settles on the spot, in cash
   or by Swish.
 
+- ``expected(evening)``: who said they would come (``register_expected``: the club's week,
+  ``week``, registers its replies), so tonight's check-in offers them first, pre-ticked.
+
 Relies on ``ledger`` (accounts and postings) and ``evenings.opening`` (the refusals).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -116,3 +120,37 @@ def check_in_many(
         names = dict.fromkeys(name.strip() for name in guest_names if name.strip())
         attendees += [check_in(evening, by, guest_name=name) for name in names]
     return attendees
+
+
+@dataclass(frozen=True)
+class Expected:
+    """Who said they would come tonight: members who said coming (and their +1 guests' names),
+    then those who said maybe."""
+
+    coming: tuple[int, ...] = ()
+    maybe: tuple[int, ...] = ()
+    guests: tuple[str, ...] = field(default=())
+
+
+_EXPECTED: list[Callable[[Evening], Expected]] = []
+
+
+def register_expected(source: Callable[[Evening], Expected]) -> None:
+    """Add a source of who is expected (the club's week registers its replies); twice is
+    harmless."""
+    if source not in _EXPECTED:
+        _EXPECTED.append(source)
+
+
+def expected(evening: Evening) -> Expected:
+    coming: dict[int, None] = {}
+    maybe: dict[int, None] = {}
+    guests: dict[str, None] = {}
+    for source in _EXPECTED:
+        found = source(evening)
+        coming |= dict.fromkeys(found.coming)
+        maybe |= dict.fromkeys(found.maybe)
+        guests |= dict.fromkeys(found.guests)
+    return Expected(
+        tuple(coming), tuple(m for m in maybe if m not in coming), tuple(guests)
+    )

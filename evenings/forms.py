@@ -11,7 +11,7 @@ from core.money import KronorField
 from engine import registry
 from engine.errors import EngineError
 from engine.whist_drive import check_percents
-from evenings import drives
+from evenings import attendance, drives
 from evenings.models import Attendee, Evening, FeeKind, PotPolicy
 
 
@@ -64,6 +64,12 @@ class CheckInForm(forms.Form):
             )
         },
     )
+    # The +1 guests members said they would bring (``attendance.expected``), pre-ticked.
+    expected_guests = forms.MultipleChoiceField(
+        label=_("Guests members said they would bring"),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
     guest_name = inputs.TextField(label=_("A new guest"), required=False, max_length=100)
 
     def __init__(self, *args, evening: Evening, **kwargs):
@@ -71,6 +77,19 @@ class CheckInForm(forms.Form):
         tonight = list(evening.attendees.values_list("member_id", "guest_name"))
         self.here_members = {member_id for member_id, _name in tonight if member_id}
         self.here_guests = {name.casefold() for member_id, name in tonight if not member_id}
+        # Tonight's check-in starts from the replies: those who said coming are listed first
+        # and pre-ticked, those who said maybe next; their +1 guests pre-ticked too.
+        self.expected = attendance.expected(evening)
+        self.said = {m: _("maybe") for m in self.expected.maybe} | {
+            m: _("said coming") for m in self.expected.coming
+        }
+        self.fields["members"].initial = [
+            m for m in self.expected.coming if m not in self.here_members
+        ]
+        self.fields["expected_guests"].choices = [(n, n) for n in self.expected.guests]
+        self.fields["expected_guests"].initial = [
+            n for n in self.expected.guests if n.casefold() not in self.here_guests
+        ]
         # Everyone active, the ones here too: they are shown as here, and a second submit of
         # the same ticks is then valid and finds them.
         self.fields["members"].queryset = (
@@ -84,7 +103,22 @@ class CheckInForm(forms.Form):
 
     def member_choices(self) -> list[tuple[object, bool]]:
         """Each member's check box, and whether he is here already (then shown, not offered)."""
-        return [(box, box.data["value"].value in self.here_members) for box in self["members"]]
+        return [(box, here) for box, here, _said in self.member_choices_said()]
+
+    def member_choices_said(self) -> list[tuple[object, bool, str]]:
+        """``member_choices`` with what each replied (``attendance.expected``): those who said
+        coming first, then maybe, then the rest by name."""
+        first = dict.fromkeys(self.expected.maybe, 0) | dict.fromkeys(self.expected.coming, -1)
+        boxes = [
+            (box, box.data["value"].value in self.here_members, box.data["value"].value)
+            for box in self["members"]
+        ]
+        boxes.sort(key=lambda choice: first.get(choice[2], 1))  # stable: by name within
+        return [(box, here, self.said.get(pk, "")) for box, here, pk in boxes]
+
+    def expected_guest_choices(self) -> list[tuple[object, bool]]:
+        boxes = self["expected_guests"]
+        return [(box, box.choice_label.casefold() in self.here_guests) for box in boxes]
 
     def regular_choices(self) -> list[tuple[object, bool]]:
         return [(box, box.choice_label.casefold() in self.here_guests) for box in self["regulars"]]
@@ -93,7 +127,12 @@ class CheckInForm(forms.Form):
         data = super().clean()
         if self.errors:
             return data
-        if not (data.get("members") or data.get("regulars") or data.get("guest_name")):
+        if not (
+            data.get("members")
+            or data.get("regulars")
+            or data.get("expected_guests")
+            or data.get("guest_name")
+        ):
             raise forms.ValidationError(
                 _("Tick who came, or write a new guest's name."), code="nobody"
             )
@@ -102,6 +141,7 @@ class CheckInForm(forms.Form):
     def guest_names(self) -> list[str]:
         """The ticked regulars' names and the new guest's, as ``check_in`` takes them."""
         names = [a.guest_name for a in self.cleaned_data.get("regulars") or []]
+        names += list(self.cleaned_data.get("expected_guests") or [])
         new = self.cleaned_data.get("guest_name") or ""
         return [*names, new] if new else names
 

@@ -56,8 +56,12 @@ class EveningOptions(models.Model):
 
 
 class EveningStatus(models.TextChoices):
+    # Planned ahead by the club's schedule (``week``): members reply; opened on its day.
+    PLANNED = "planned", _("planned")
     OPEN = "open", _("open")
     CLOSED = "closed", _("closed")
+    # A planned evening called off: shown struck out (and in the calendar feed) until its day.
+    CANCELLED = "cancelled", _("cancelled")
 
 
 class Evening(models.Model):
@@ -78,6 +82,12 @@ class Evening(models.Model):
     )
     opened_at = models.DateTimeField(default=timezone.now)
     closed_at = models.DateTimeField(null=True, blank=True)
+    # An evening planned ahead (``week``): when it starts (UTC stored, Europe/Stockholm shown),
+    # how many seats it has (None: no cap), and the iCalendar SEQUENCE, bumped whenever its
+    # date, time or status changes (phones' calendars update the event they already hold).
+    starts_at = models.DateTimeField(_("starts at"), null=True, blank=True)
+    cap = models.PositiveSmallIntegerField(_("seats"), null=True, blank=True)
+    calendar_sequence = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["-date", "-id"]
@@ -98,6 +108,14 @@ class Evening(models.Model):
     @property
     def is_open(self) -> bool:
         return self.status == EveningStatus.OPEN
+
+    @property
+    def is_planned(self) -> bool:
+        return self.status == EveningStatus.PLANNED
+
+    @property
+    def is_cancelled(self) -> bool:
+        return self.status == EveningStatus.CANCELLED
 
 
 class Attendee(models.Model):

@@ -4,6 +4,8 @@ of the evenings raises.
 Design
 - ``open_evening(club, by)`` opens tonight (one evening per club and day: a second tap finds
   the first; two phones at once meet the unique (club, date) and the loser finds the winner's).
+  An evening of that day planned ahead by the club's schedule (``week``), or one called off, is
+  opened then (status open, the options copied, its calendar sequence bumped), not made anew.
   It copies the club's options (``evenings.options``: a fee per attendee, what the fee is, what
   happens to the tables' pots between evenings) so a later change of the options does not
   rewrite an evening.
@@ -26,6 +28,7 @@ from datetime import date as Date
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -61,6 +64,8 @@ def open_evening(
     if unknown:
         raise EveningError(_("Unknown game: %(game)s.") % {"game": unknown[0]}, code="game")
     existing = Evening.objects.filter(club=club, date=day).first()
+    if existing is not None and existing.status in _NOT_YET_OPEN:
+        return _open_planned(existing, by, title=title, games=games)
     if existing is not None:
         return existing
     options = options_for(club)
@@ -78,6 +83,33 @@ def open_evening(
             )
     except IntegrityError:
         return Evening.objects.get(club=club, date=day)
+
+
+# An evening planned ahead (``week``), or one called off, is opened on its day by the same tap.
+_NOT_YET_OPEN = (EveningStatus.PLANNED, EveningStatus.CANCELLED)
+
+
+def _open_planned(
+    evening: Evening, by: User | None, *, title: str, games: Sequence[str]
+) -> Evening:
+    """Open a planned (or cancelled) evening: the club's options copied now, the host's title
+    and games if he gave any. A conditional update: two taps at once open it once."""
+    options = options_for(evening.club)
+    changes = {
+        "status": EveningStatus.OPEN,
+        "fee_ore": options.fee_ore,
+        "fee_kind": options.fee_kind,
+        "pot_policy": options.pot_policy,
+        "opened_by": by,
+        "opened_at": timezone.now(),
+        "calendar_sequence": F("calendar_sequence") + 1,
+    }
+    if title:
+        changes["title"] = title
+    if games:
+        changes["games"] = list(games)
+    Evening.objects.filter(pk=evening.pk, status__in=_NOT_YET_OPEN).update(**changes)
+    return Evening.objects.get(pk=evening.pk)
 
 
 def open_games_at(evening: Evening):

@@ -10,6 +10,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
@@ -37,7 +38,7 @@ from evenings.forms import (
     OptionsForm,
     TableForm,
 )
-from evenings.models import Evening
+from evenings.models import Evening, EveningStatus
 from ledger.settle_rows import payment_rows, record_paid
 
 
@@ -67,11 +68,17 @@ def evening_list(request: HttpRequest) -> HttpResponse:
                 games=form.cleaned_data["games"],
             )
             return redirect("evenings:detail", club_slug=request.club.slug, evening_id=evening.pk)
-    evenings = Evening.objects.filter(club=request.club)[:30]
+    # Evenings planned ahead (or called off) that have not opened: the coming ones, soonest
+    # first, apart from the evenings held.
+    not_yet = [EveningStatus.PLANNED, EveningStatus.CANCELLED]
+    evenings = Evening.objects.filter(club=request.club).exclude(status__in=not_yet)[:30]
+    coming = Evening.objects.filter(
+        club=request.club, status__in=not_yet, date__gte=timezone.localdate()
+    ).order_by("date", "pk")[:6]
     return render(
         request,
         "evenings/evening_list.html",
-        {"evenings": evenings, "form": form},
+        {"evenings": evenings, "coming": coming, "form": form},
         status=422 if form.is_bound else 200,
     )
 

@@ -12,7 +12,7 @@ from ledger.models import Transaction
     "model",
     [
         m
-        for app in ("club", "ledger", "league", "evenings", "notices", "scoring")
+        for app in ("club", "ledger", "league", "evenings", "notices", "week", "scoring")
         for m in apps.get_app_config(app).get_models()
     ],
 )

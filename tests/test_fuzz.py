@@ -54,12 +54,15 @@ import evenings
 import ledger
 from club.models import Member, Role, Season, User
 from evenings import table_links
+from evenings.models import Evening
 from ledger import dues, exports, payments, season_statements
 from ledger.models import Account, AuditRecord, Entry, ExportJob, Period, Transaction
 from scoring import confirming, guest, recording
 from scoring.models import Event, Game, Seat
 from tests.factories import make_member, make_table
 from tests.scoring.pad import post_event, start_from_form
+from week import feed as week_feed
+from week import replies as week_replies
 
 EXAMPLES = int(os.environ.get("PROTOKOLL_FUZZ_EXAMPLES", "10"))
 
@@ -232,6 +235,10 @@ def world(club, django_capture_on_commit_callbacks):
     evenings.form_tables(evening, "whist", [here], boss.user)
     closed = evenings.open_evening(club, boss.user, date=today - timedelta(days=7))
     evenings.close_evening(closed, boss.user)
+    # The club's week: an evening planned ahead with a reply, and the boss's calendar link.
+    planned = Evening.objects.create(club=club, date=today + timedelta(days=7), status="planned")
+    week_replies.answer(planned, table[1], "coming", "Greta")
+    calendar_token = week_feed.new_token(boss)
     params = {
         "club_slug": [club.slug],
         "game_id": [kille.pk, stopp.pk, finished.pk],
@@ -241,7 +248,7 @@ def world(club, django_capture_on_commit_callbacks):
         "period_id": [Period.objects.get(club=club).pk],
         "member_id": [table[1].pk, invited.pk],
         "job_id": [job.pk],
-        "evening_id": [evening.pk, closed.pk],
+        "evening_id": [evening.pk, closed.pk, planned.pk],
     }
     # Routes whose parameters are free text: the real value and hostile ones.
     hostile_tokens = ["\x00", "x" * 300, "a" * 43, "%00", "٣"]
@@ -251,6 +258,7 @@ def world(club, django_capture_on_commit_callbacks):
     special = {
         "invite-accept": [{"token": t} for t in [invite_token, *hostile_tokens]],
         "league:shared": [{"token": t} for t in [club.league_share_token, *hostile_tokens]],
+        "week:calendar": [{"token": t} for t in [calendar_token, *hostile_tokens]],
         "scoring:table-follow": [{"token": t} for t in [table_token, *hostile_tokens]],
         "scoring:table-follow-poll": [
             {"token": t, "game_id": g}

@@ -17,11 +17,13 @@ Each failure names the page, the language and the words around it.
 from __future__ import annotations
 
 import re
+from datetime import time
 from html.parser import HTMLParser
 from urllib.parse import urlsplit
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 
 import evenings
 from club.demo import DEMO_USERNAME, load_demo
@@ -154,6 +156,23 @@ def _club_evening(club, user):
     return evening
 
 
+def _club_week(club, user) -> list[str]:
+    """The club's week at the demo club: Thursdays planned, a reply with a +1 and a wait-list;
+    the week's pages (the start page's panel links to them too)."""
+    from week import planning, replies
+    from week.models import Schedule
+
+    today = timezone.localdate()
+    Schedule.objects.create(club=club, weekday=3, start_time=time(18, 30), first_date=today, cap=1)
+    first = planning.plan_ahead(club, today)[0]
+    members = list(Member.objects.filter(club=club).order_by("pk"))
+    replies.answer(first, members[0], "coming", "Greta")
+    replies.answer(first, members[1], "coming")
+    replies.answer(first, members[2], "maybe")
+    base = f"/c/{club.slug}/week/"
+    return [base, base + "schedule/", f"{base}evenings/{first.pk}/"]
+
+
 def _demo_pages(client: Client) -> list[str]:
     """The pages of the demo club a member reaches: two levels of links from the club's home,
     and the pad of every game (the demo's finished ones and an open one of each kind)."""
@@ -161,6 +180,7 @@ def _demo_pages(client: Client) -> list[str]:
     user = User.objects.get(username=DEMO_USERNAME)
     record_evenings(club, user)
     evening = _club_evening(club, user)
+    week_pages = _club_week(club, user)
     client.force_login(user)
     home = f"/c/{club.slug}/"
     pages = {home}
@@ -190,6 +210,12 @@ def _demo_pages(client: Client) -> list[str]:
         pages.add(
             tonight + part if not part.startswith("..") else f"/c/{club.slug}/evenings/options/"
         )
+    pages.update(week_pages)
+    # The club's mail (notices): an unsubscribe link as a mail carries it (the mail page itself
+    # is linked from the start page).
+    from notices.mail import unsubscribe_token
+
+    pages.add(f"/mail/unsubscribe/{unsubscribe_token(members[0], 'report')}/")
     return sorted(pages)
 
 
