@@ -278,3 +278,44 @@ def test_hostile_guest_tokens_are_a_plain_404(client, token, db):
     for name in ("guest-pad", "guest-poll"):
         assert client.get(guest_url(token, name)).status_code == 404
     assert client.post(guest_url(token, "guest-event"), {"type": "x"}).status_code == 404
+
+
+@pytest.mark.parametrize("language", ["sv", "en"])
+def test_the_links_pages_speak_one_language(language, scorer_client, club, evening, scorer):
+    """The pages of a guest's and a table's link, as tests/test_languages.py reads pages (that
+    test follows a member's links, which never lead here)."""
+    from evenings import table_links
+    from tests.test_languages import VisibleText, _problems
+
+    people = [scorer, *(make_member(club, name) for name in ("Bo Ek", "Cilla Ros"))]
+    here = [evenings.check_in(evening, None, member=m) for m in people]
+    [table] = evenings.form_tables(evening, "stopp", [here], None)
+    follow = reverse("scoring:table-follow", args=[table_links.token_for(table)])
+    headers = {"HTTP_ACCEPT_LANGUAGE": language}
+    waiting = VisibleText(language)
+    waiting.feed(Client().get(follow, **headers).content.decode())
+    failures = [f"waiting [{language}]: {p}" for p in _problems(waiting.text(), language)]
+    game = recording.start_game(club, "stopp", people, scorer.user, table=table)
+    token = invite(scorer_client, game)
+    phone = Client()
+    pages = {
+        "host": (scorer_client, "post", reverse("scoring:guest-new", args=[club.slug, game.pk])),
+        "guest": (phone, "get", guest_url(token)),
+        "no such guest link": (phone, "get", guest_url("A" * 32)),
+        "follow": (phone, "get", follow),
+        "no such table": (phone, "get", reverse("scoring:table-follow", args=["1-0"])),
+    }
+    for name, (client, method, url) in pages.items():
+        response = getattr(client, method)(url, **headers)
+        assert response.status_code in (200, 404), (name, response.status_code)
+        page = VisibleText(language)
+        page.feed(response.content.decode())
+        failures += [
+            f"{name} [{language}]: {problem}" for problem in _problems(page.text(), language)
+        ]
+    close = reverse("scoring:guest-close", args=[club.slug, game.pk])
+    scorer_client.post(close)
+    page = VisibleText(language)
+    page.feed(phone.get(guest_url(token), **headers).content.decode())
+    failures += [f"closed [{language}]: {p}" for p in _problems(page.text(), language)]
+    assert not failures, "\n".join(failures)
