@@ -16,7 +16,14 @@ from club.models import Member
 from notices import outbox
 from notices.forms import MailChoiceForm
 from notices.mail import read_unsubscribe_token
-from notices.models import MailKind
+from notices.models import MailKind, OwedMail, OwedStatus
+
+
+def panel_context(request: HttpRequest) -> dict:
+    failed = 0
+    if request.member.is_admin:
+        failed = OwedMail.objects.filter(club=request.club, status=OwedStatus.FAILED).count()
+    return {"failed": failed}
 
 
 @require_http_methods(["GET", "HEAD", "POST"])

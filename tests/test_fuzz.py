@@ -57,6 +57,7 @@ from evenings import table_links
 from evenings.models import Evening
 from ledger import dues, exports, payments, season_statements
 from ledger.models import Account, AuditRecord, Entry, ExportJob, Period, Transaction
+from notices import mail as notices_mail
 from scoring import confirming, guest, recording
 from scoring.models import Event, Game, Seat
 from tests.factories import make_member, make_table
@@ -257,6 +258,11 @@ def world(club, django_capture_on_commit_callbacks):
     guest_token = guest.create_pass(kille, boss.user)[1]
     special = {
         "invite-accept": [{"token": t} for t in [invite_token, *hostile_tokens]],
+        # The unsubscribe link of a mail (no login): a real one and hostile ones.
+        "notices:unsubscribe": [
+            {"token": t}
+            for t in [notices_mail.unsubscribe_token(table[1], "report"), *hostile_tokens]
+        ],
         "league:shared": [{"token": t} for t in [club.league_share_token, *hostile_tokens]],
         "week:calendar": [{"token": t} for t in [calendar_token, *hostile_tokens]],
         "scoring:table-follow": [{"token": t} for t in [table_token, *hostile_tokens]],

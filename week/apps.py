@@ -9,7 +9,7 @@ class WeekConfig(AppConfig):
     def ready(self) -> None:
         from club import panels
         from evenings import attendance
-        from week import checkin, views
+        from week import checkin, mails, views  # noqa: F401 - mails: the week's mail kinds
 
         # The member's coming evenings, with one-tap answers, on the club's start page.
         panels.register(15, "week/_panel.html", views.panel_context)

@@ -172,3 +172,23 @@ def test_the_report_carries_the_one_click_unsubscribe_headers(worked):
     assert link[1:-1] in message.body
     assert link[1:-1] in html_of(message)
     assert "https://" not in html_of(message).split("<body")[0]  # no external assets
+
+
+@pytest.mark.parametrize("language", ["sv", "en"])
+def test_the_report_speaks_one_language(worked, language):
+    """The mail as its reader sees it, by the same rules as every page (tests/test_languages)."""
+    from notices import outbox
+    from notices.models import MailChoice
+    from tests.test_languages import VisibleText, _problems
+
+    for name in ("anna", "bo", "cilla"):
+        MailChoice.objects.update_or_create(member=worked[name], defaults={"language": language})
+    evening = worked["evening"]
+    OwedMail.objects.filter(object_id=evening.pk).update(status="owed", due_at=evening.opened_at)
+    mail.outbox.clear()
+    assert outbox.sweep() == 3
+    for message in mail.outbox:
+        html = VisibleText(language)
+        html.feed(html_of(message))
+        for text in (message.subject, message.body, html.text()):
+            assert _problems(text, language) == [], text

@@ -134,3 +134,16 @@ def test_the_admin_sees_mail_that_failed(club, anna, admin_member):
 def test_another_club_s_member_gets_404(club, outsider):
     response = client_for(outsider).get(reverse("notices:choices", args=[club.slug]))
     assert response.status_code == 404
+
+
+def test_the_start_page_links_to_the_mail_page_and_tells_the_admin_of_failures(
+    club, anna, admin_member
+):
+    home = reverse("club:club-home", args=[club.slug])
+    mail_page = reverse("notices:choices", args=[club.slug])
+    assert mail_page in client_for(anna).get(home).text
+    OwedMail.objects.create(
+        club=club, kind="report", object_id=1, member=anna, status="failed", attempts=8
+    )
+    assert "1 e-brev kunde inte skickas" in client_for(admin_member).get(home).text
+    assert "kunde inte skickas" not in client_for(anna).get(home).text
