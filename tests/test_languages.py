@@ -216,11 +216,6 @@ def _demo_pages(client: Client) -> list[str]:
     from notices.mail import unsubscribe_token
 
     pages.add(f"/mail/unsubscribe/{unsubscribe_token(members[0], 'report')}/")
-    # The club's mail (notices): an unsubscribe link as a mail carries it (the mail page itself
-    # is linked from the start page).
-    from notices.mail import unsubscribe_token
-
-    pages.add(f"/mail/unsubscribe/{unsubscribe_token(members[0], 'report')}/")
     return sorted(pages)
 
 
