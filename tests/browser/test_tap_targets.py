@@ -30,10 +30,12 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from datetime import time
 from urllib.parse import urlsplit
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 from playwright.sync_api import Error as PlaywrightError
 
 from club.demo import DEMO_PASSWORD, DEMO_USERNAME, load_demo
@@ -43,6 +45,8 @@ from scoring import recording
 from scoring.demo import record_evenings
 from scoring.models import Game
 from tests.browser.conftest import hold_polls, log_in
+from week import planning
+from week.models import Schedule
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -111,6 +115,12 @@ def a_club_with_games_and_money():
             recording.append_event(
                 game, "starter", {"card": "5D"}, expected_seq=0, idempotency_key="cut", by=None
             )
+    # The club's week: Thursdays planned ahead, so the start page shows the answer buttons and
+    # links to the week's pages (week.views).
+    Schedule.objects.create(
+        club=club, weekday=3, start_time=time(18, 30), first_date=timezone.localdate(), cap=8
+    )
+    planning.plan_ahead(club, timezone.localdate())
     return club
 
 
@@ -219,4 +229,5 @@ def test_every_tap_target_a_member_reaches_is_thumb_sized(page, live_server, out
     assert kinds_of_pad == set(pads.values()), f"not every pad was reached: {kinds_of_pad}"
     for must in ("/play/", "/games/", "/ledger/", "/league/", "/calc/", "/clubs/", "/account/"):
         assert any(must in p for p in measured), f"no page of {must} was reached: {measured}"
+    assert any("/week/" in p for p in measured), f"no page of the week was reached: {measured}"
     assert not report, f"targets under {MIN_PX} px:\n" + "\n".join(report)
