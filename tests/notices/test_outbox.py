@@ -109,6 +109,8 @@ def test_a_claimed_row_is_not_sent_by_another(mailed, plain_promotion):
     _queue(mailed[:1])
     row = OwedMail.objects.get()
     assert outbox._claim(row.pk, timezone.now())
+    # Another sender that listed the row before the claim finds it taken.
+    assert outbox.send_one(row.pk, None) == outbox.TAKEN
     assert outbox.sweep() == 0
     # The claim runs out (a sender that died): the row is due again.
     assert outbox.sweep(timezone.now() + outbox.CLAIM + timedelta(seconds=1)) == 1

@@ -29,6 +29,7 @@ from datetime import date
 
 import pytest
 from django.core import mail
+from django.urls import reverse
 
 import evenings
 from notices.models import OwedMail
@@ -192,3 +193,26 @@ def test_the_report_speaks_one_language(worked, language):
         html.feed(html_of(message))
         for text in (message.subject, message.body, html.text()):
             assert _problems(text, language) == [], text
+
+
+def test_closing_through_the_page_with_the_mail_server_away_closes_and_keeps_the_reports_owed(
+    club, scorer, raising_mailer, django_capture_on_commit_callbacks
+):
+    """The eager send runs in the closing request: it must not break the tap nor lose a mail."""
+    from tests.conftest import client_for
+
+    people = [
+        with_address(club, name, f"{name.split()[0].lower()}@example.org")
+        for name in ("Anna Ås", "Bo Ek", "Cilla Ros")
+    ]
+    with django_capture_on_commit_callbacks(execute=True):
+        evening = an_evening(club, date(2026, 11, 19), people)
+    close = reverse("evenings:close", args=[club.slug, evening.pk])
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client_for(scorer).post(close)
+    assert response.status_code == 302
+    evening.refresh_from_db()
+    assert evening.status == "closed"
+    rows = OwedMail.objects.filter(kind="report", object_id=evening.pk).order_by("member_id")
+    assert [(r.status, r.attempts) for r in rows] == [("owed", 1), ("owed", 0), ("owed", 0)]
+    assert mail.outbox == []
