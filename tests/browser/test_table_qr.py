@@ -14,6 +14,7 @@ from club.demo import DEMO_PASSWORD, DEMO_USERNAME, load_demo
 from club.models import Member, User
 from scoring import recording
 from tests.browser.conftest import log_in, seated, tap
+from tests.browser.test_tap_targets import _MEASURE, MIN_PX
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -39,12 +40,14 @@ def test_a_second_phone_opens_the_tables_link_and_records_there(live_server, pho
     link = host.get_by_test_id("table-link").get_attribute("data-table-url")
     assert link.startswith(f"{live_server.url}/t/")
     host.screenshot(path=output_dir / "the-evening-page-with-the-tables-code.png")
+    assert host.evaluate(_MEASURE, MIN_PX) == []  # the crawl of tap targets never opens an evening
     host.goto(link)  # the host's own phone goes to the pad too
     expect(host.locator("#pad")).to_have_attribute("data-seq", "0")
 
     # The second phone "scans": it opens the link, logs in (next=…) and lands on the pad.
     second.goto(link)
     expect(second.get_by_test_id("pad-note")).to_be_visible()  # read-only before the login
+    assert second.evaluate(_MEASURE, MIN_PX) == []
     second.get_by_test_id("follow-login").click()
     second.fill("#id_username", "bertil")
     second.fill("#id_password", "bertil-kille-121")
