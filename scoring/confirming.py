@@ -334,8 +334,10 @@ def pad_panel(game: Game, member: Member | None) -> dict:
         "may_resolve": now and member is not None and may_resolve(game, member, found, recorders),
         "mine": mine,
         "stamp": rows[-1].pk if rows else 0,
-        "follows": follows(game, found),
-        "shown": bool(rows) or now,
+        # Guests and followers (scoring.views_guest) poll their own way: a finished game's pad
+        # follows the table for members only.
+        "follows": member is not None and follows(game, found),
+        "shown": game.status != GameStatus.VOIDED and (bool(rows) or now),
     }
 
 

@@ -34,7 +34,7 @@ from ledger import dues
 from ledger.models import Account, AuditRecord, Transaction
 from ledger.payments import record_payment, record_settlement
 from scoring import recording
-from scoring.models import Game
+from scoring.models import Confirmation, Game
 from tests.conftest import client_for
 from tests.evenings.test_evenings import tap
 from tests.evenings.test_whole_evening import KR, seed_club_pot, start_at
@@ -110,6 +110,15 @@ def a_void_and_an_undo(club, by):
     tap(kille, "ante")
     kille.refresh_from_db()
     recording.undo_last(kille, expected_seq=kille.seq, idempotency_key="undo", by=by)
+    # A player's word on it (scoring.confirming): part of the game's record.
+    Confirmation.objects.create(
+        game=kille,
+        seq=kille.seq,
+        member=players[1],
+        kind="disputed",
+        word="Fel",
+        idempotency_key="w",
+    )
     recording.void_game(kille, "Fel bord", by)
 
 
