@@ -32,6 +32,7 @@ from datetime import datetime
 from django.template.loader import get_template
 from django.utils import timezone, translation
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext as _
 
 from scoring import recording
 from scoring.messages import event_text
@@ -121,9 +122,12 @@ def _events(game: Game, first: int, last: int) -> list[_Event]:
     """Events ``first`` … ``last`` of the game, with the columns a row shows."""
     columns = ("seq", "type", "payload", "summary", "lines", "created_at")
     found = game.events.filter(seq__gte=first, seq__lte=last).values_list(
-        *columns, "recorded_by__username"
+        *columns, "recorded_by__username", "guest_pass_id"
     )
-    return [_Event(*values) for values in found]
+    # Recorded through the host's guest link (scoring.guest): by "a guest".
+    return [
+        _Event(*values[:-2], values[-2] or (_("guest") if values[-1] else None)) for values in found
+    ]
 
 
 def _row(event: _Event, names: Mapping[str, str]) -> Row:

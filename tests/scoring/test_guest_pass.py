@@ -115,6 +115,9 @@ def test_a_guest_records_on_the_pad_without_a_login_through_the_members_service(
     # Its forms (the undo, here) post to the guest's link too.
     html = guest_client.get(guest_url(token)).content.decode()
     assert posts_to(html) == {reverse("set_language"), guest_url(token, "guest-event")}
+    # The history says a guest recorded it.
+    row = re.search(r'data-seq="1">(.*?)</li>', html, re.DOTALL)[1]
+    assert "· gäst" in row
     data = {"type": "score", "expected_seq": 0, "idempotency_key": "tap-2", "p_player": "s0"}
     stale = guest_client.post(guest_url(token, "guest-event"), {**data, "p_points": 3}, **HTMX)
     assert stale.status_code == 409
