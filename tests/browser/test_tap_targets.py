@@ -230,4 +230,12 @@ def test_every_tap_target_a_member_reaches_is_thumb_sized(page, live_server, out
     for must in ("/play/", "/games/", "/ledger/", "/league/", "/calc/", "/clubs/", "/account/"):
         assert any(must in p for p in measured), f"no page of {must} was reached: {measured}"
     assert any("/week/" in p for p in measured), f"no page of the week was reached: {measured}"
+    assert any(p.endswith("/mail/") for p in measured), f"the mail page was not reached: {measured}"
+    # The page a mail's unsubscribe link opens (notices): no page links to it.
+    from notices.mail import unsubscribe_token
+
+    reader = Member.objects.filter(club=club).first()
+    token = unsubscribe_token(reader, "report")
+    assert open_html(page, live_server.url + reverse("notices:unsubscribe", args=[token]))
+    assert page.evaluate(_MEASURE, MIN_PX) == [], "the unsubscribe page has small targets"
     assert not report, f"targets under {MIN_PX} px:\n" + "\n".join(report)

@@ -129,3 +129,15 @@ def test_two_sweeps_racing_send_each_row_once(club, plain_promotion):
     assert sum(sent) == 12
     assert len(mail.outbox) == 12
     assert len({m.to[0] for m in mail.outbox}) == 12
+
+
+def test_the_command_sends_what_is_owed(mailed, plain_promotion):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    _queue(mailed)  # no commit in a test: owed, not sent
+    out = StringIO()
+    call_command("send_owed_mail", stdout=out)
+    assert out.getvalue().strip() == "3 sent"
+    assert len(mail.outbox) == 3
