@@ -355,15 +355,16 @@ def game_confirm(request: HttpRequest, game_id: int) -> HttpResponse:
     """A seated player's "Stämmer" or dispute, or the host's "confirm as it stands"
     (``scoring.confirming`` says who may); answered with the pad."""
     game = _game(request, game_id)
-    action = request.POST.get("action", "")
+    # Not "action": a form's field of that name would hide the form's own action from pad.js.
+    answer = request.POST.get("answer", "")
     try:
         seq = inputs.parse_int(request.POST.get("seq", ""), lo=0, hi=MAX_SEQ)
         key = inputs.parse_token(request.POST.get("idempotency_key") or uuid.uuid4().hex)
         word = request.POST.get("word", "")
-        if action == "resolve":
+        if answer == "resolve":
             confirming.resolve(game, request.member, seq=seq, key=key)
         else:
-            confirming.record(game, request.member, action, seq=seq, key=key, word=word)
+            confirming.record(game, request.member, answer, seq=seq, key=key, word=word)
     except ValidationError as error:
         game.refresh_from_db()
         return _render_pad(request, game, status=422, error=" ".join(error.messages))

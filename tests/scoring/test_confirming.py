@@ -47,8 +47,8 @@ def confirm_url(game):
     return reverse("scoring:game-confirm", args=[game.club.slug, game.pk])
 
 
-def say(client, game, action, *, word="", seq=None, key="k1"):
-    data = {"action": action, "seq": game.seq if seq is None else seq, "idempotency_key": key}
+def say(client, game, answer, *, word="", seq=None, key="k1"):
+    data = {"answer": answer, "seq": game.seq if seq is None else seq, "idempotency_key": key}
     if word:
         data["word"] = word
     response = client.post(confirm_url(game), data, **HTMX)

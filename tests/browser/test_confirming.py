@@ -1,0 +1,53 @@
+"""Results the table confirms, on two phones (issue 28, item 5): the host recorded the game to its
+end; Bertil, at the table, taps "Stämmer" on his own phone, and the host's pad, which shows the
+finished game, learns of it by itself. Screenshots in test-results/."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+from playwright.sync_api import expect
+
+from club.demo import DEMO_PASSWORD, DEMO_USERNAME, load_demo
+from club.models import Member, User
+from scoring import recording
+from tests.browser.conftest import log_in, seated
+from tests.browser.test_tap_targets import _MEASURE, MIN_PX
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_a_player_confirms_on_his_phone_and_the_hosts_pad_shows_it(live_server, phones, output_dir):
+    club = load_demo()
+    players = seated(club, 3)
+    host_user = User.objects.get(username=DEMO_USERNAME)
+    game = recording.start_game(club, "stopp", players, host_user, rules={"capital": 1})
+    recording.append_event(
+        game,
+        "deal",
+        {"cards": {"s0": 0, "s1": 3, "s2": 2}},
+        expected_seq=0,
+        idempotency_key="deal",
+        by=host_user,
+    )
+    bertil = Member.objects.get(club=club, name="Bertil Holm")
+    assert bertil in players
+    bertil.user = User.objects.create_user("bertil", password="bertil-kille-121")
+    bertil.save(update_fields=["user"])
+    pad = live_server.url + reverse("scoring:game-detail", args=[club.slug, game.pk])
+
+    host, second = phones(), phones()
+    log_in(host, live_server, DEMO_USERNAME, DEMO_PASSWORD)
+    host.goto(pad)
+    expect(host.get_by_test_id("confirming")).to_have_attribute("data-state", "unconfirmed")
+    expect(host.get_by_test_id("confirm")).to_have_count(0)  # he recorded it
+
+    log_in(second, live_server, "bertil", "bertil-kille-121")
+    second.goto(pad)
+    assert second.evaluate(_MEASURE, MIN_PX) == []  # "Stämmer", the word, "Dispute": thumb-sized
+    second.screenshot(path=output_dir / "a-player-asked-to-confirm.png")
+    second.get_by_test_id("confirm").click()
+    expect(second.get_by_test_id("confirming")).to_have_attribute("data-state", "confirmed")
+    expect(host.get_by_test_id("confirming")).to_have_attribute("data-state", "confirmed")
+    expect(host.get_by_test_id("confirmed")).to_contain_text("Bertil Holm")
+    host.screenshot(path=output_dir / "the-hosts-pad-confirmed-by-another-phone.png")
