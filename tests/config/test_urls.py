@@ -18,6 +18,7 @@ from club.models import Club, Role
 from club.seasons import current_season
 from ledger import exports, season_statements
 from ledger.models import AccountKind, Source
+from notices.mail import unsubscribe_token
 from scoring import recording
 from tests.conftest import client_for
 from tests.factories import make_member
@@ -68,6 +69,7 @@ def small_club(club):
             "invite-accept": invited.new_invite(),
             "league:shared": "en-delad-ligatabell-for-alla",
             "password-reset-confirm": default_token_generator.make_token(user),
+            "notices:unsubscribe": unsubscribe_token(other, "report"),
         },
     }
 
