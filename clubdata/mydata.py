@@ -13,7 +13,9 @@
 - ``accounts``: every account in the books that is his (his member account, betar he owns),
   each with its balance and every entry: date, memo (in the reader's language, as his statement
   shows it), amount in öre and formatted, running balance;
-- ``evenings``: the club evenings he came to, with the fee.
+- ``evenings``: the club evenings he came to, with the fee;
+- ``replies``: his answers to the evenings planned ahead (``week``), his +1 guests, whether he
+  waits for a seat.
 
 Two forms: ``member_data_json`` (machine-readable: ``"format": "protokoll-member-data"``,
 ``"version": 1``; amounts integer öre, times ISO 8601 in UTC, dates ``YYYY-MM-DD``; the keys
@@ -43,6 +45,7 @@ from league.models import GameResult, Standing
 from ledger import exports, statements
 from ledger.models import Account
 from scoring.models import Seat
+from week.models import Reply
 
 FORMAT = "protokoll-member-data"
 VERSION = 1
@@ -213,6 +216,26 @@ def _evenings(member: Member) -> list[dict]:
     ]
 
 
+def _replies(member: Member) -> list[dict]:
+    """His answers to the evenings planned ahead (the club's week), his +1 guests with them."""
+    rows = (
+        Reply.objects.filter(member=member)
+        .select_related("evening")
+        .order_by("evening__date", "evening_id")
+    )
+    return [
+        {
+            "evening": r.evening_id,
+            "date": r.evening.date,
+            "answer": r.answer,
+            "guest_name": r.guest_name,
+            "waiting": r.waiting,
+            "updated_at": r.updated_at,
+        }
+        for r in rows
+    ]
+
+
 def member_data(member: Member, accounts: list | None = None) -> dict:
     """Everything the club keeps about ``member``, as JSON-ready data (see the module);
     ``accounts``: his accounts with their statements, if already read."""
@@ -231,6 +254,7 @@ def member_data(member: Member, accounts: list | None = None) -> dict:
         "league": _league(member, results),
         "accounts": [_account(account, stmt) for account, stmt in accounts],
         "evenings": _evenings(member),
+        "replies": _replies(member),
     }
 
 

@@ -6,8 +6,8 @@ Design
   (``salted_hmac``), so the member's own page can show his URL again while the database alone
   does not give it away. A new link is a new nonce: the old token's hash is gone and its URL
   answers 404 (as does any token that is not a current one).
-- The feed lists the club's evenings from a month back, planned, open and cancelled (closed
-  ones are history): one VEVENT each, its UID stable per evening (``evening-<id>@…``),
+- The feed lists the club's evenings from a month back, planned, open, closed and cancelled:
+  one VEVENT each, its UID stable per evening (``evening-<id>@…``),
   DTSTART/DTEND aware (UTC), SEQUENCE the evening's ``calendar_sequence`` (bumped when it
   moves or its status changes, so a phone updates the event it holds), STATUS CANCELLED for a
   cancelled one, the member's own reply in the summary and the description, the club's name
@@ -81,7 +81,9 @@ def member_for(token: str) -> Member | None:
     return feed.member if feed else None
 
 
-_SHOWN = (EveningStatus.PLANNED, EveningStatus.OPEN, EveningStatus.CANCELLED)
+# Closed ones too (the last month's): an event that vanished from the feed would vanish from
+# the phone's calendar, as if the evening had never been.
+_SHOWN = (EveningStatus.PLANNED, EveningStatus.OPEN, EveningStatus.CLOSED, EveningStatus.CANCELLED)
 
 
 def _start(evening: Evening) -> datetime:

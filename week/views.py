@@ -116,7 +116,7 @@ def answer(request: HttpRequest, evening_id: int) -> HttpResponse:
         except ValidationError as refusal:
             error = " ".join(refusal.messages)
         else:
-            if reply.waiting:
+            if reply.waiting and not request.htmx:  # htmx: the card says it
                 messages.info(
                     request,
                     _("Full: you are number %(n)s on the wait-list.")

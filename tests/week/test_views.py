@@ -8,7 +8,7 @@ from datetime import time
 
 from django.utils import timezone
 
-from clubdata import erase
+from clubdata import erase, mydata
 from evenings.models import Evening, EveningStatus
 from tests.factories import make_member
 from week import feed, planning, replies
@@ -109,3 +109,11 @@ def test_planning_is_idempotent_through_the_page(club, admin_client_):
     admin_client_.post(url, {"action": "plan"})
     assert Evening.objects.filter(club=club).count() == count
     assert planning.plan_ahead(club, timezone.localdate()) == []
+
+
+def test_my_data_holds_my_replies_and_my_guests(club, member):
+    evening = Evening.objects.create(club=club, date=timezone.localdate(), status="planned")
+    replies.answer(evening, member, "coming", "Greta")
+    (reply,) = mydata.member_data(member)["replies"]
+    said = (reply["evening"], reply["answer"], reply["guest_name"])
+    assert said == (evening.pk, "coming", "Greta")
