@@ -11,7 +11,7 @@ import evenings
 from club.models import ConfirmWhen, Role
 from clubdata import erase
 from evenings import tonight
-from ledger.models import Transaction
+from ledger.models import AuditRecord, Transaction
 from scoring import confirming, recording
 from scoring.models import Confirmation, Game
 from tests.concurrency import at_once, postgres_only
@@ -275,6 +275,9 @@ def test_the_club_chooses_on_the_settings_page(club, admin_client_):
     assert admin_client_.post(url, data).status_code == 302
     club.refresh_from_db()
     assert (club.confirm_when, club.confirm_to_settle) == ("deal", True)
+    # Whether a game's money waits for the table is about money: the change is audited.
+    change = AuditRecord.objects.get(club=club, subject="settings:confirm_to_settle")
+    assert (change.data["old"], change.data["new"]) == (False, True)
     assert 'data-testid="settings-confirming"' in admin_client_.get(url).content.decode()
 
 
