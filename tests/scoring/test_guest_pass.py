@@ -4,14 +4,19 @@ without a login, and reaches nothing else."""
 from __future__ import annotations
 
 import re
+import threading
+import time
 
 import pytest
+from django.db import transaction
 from django.test import Client
 from django.urls import reverse
 
 import evenings
 from scoring import guest, recording
 from scoring.models import Event, Game, GuestPass
+from scoring.recording import turns
+from tests.concurrency import at_once, postgres_only
 from tests.factories import make_member
 from tests.scoring.pad import HTMX, pad_url
 
@@ -322,3 +327,29 @@ def test_the_links_pages_speak_one_language(language, scorer_client, club, eveni
     page.feed(phone.get(guest_url(token), **headers).content.decode())
     failures += [f"closed [{language}]: {p}" for p in _problems(page.text(), language)]
     assert not failures, "\n".join(failures)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_closing_the_link_waits_for_a_tap_in_flight(toy, club, scorer, member):
+    """A tap holds the game's row lock from its check of the pass to its commit; closing the
+    link takes the same lock, so it answers only after that tap is recorded, and every later
+    tap finds the pass closed (PostgreSQL: SQLite has no row locks)."""
+    postgres_only()
+    game = recording.start_game(club, "toy", [scorer, member], scorer.user)
+    guest.create_pass(game, scorer.user)
+    locked, times = threading.Event(), {}
+
+    def tap_in_flight(_n) -> None:
+        with transaction.atomic():
+            turns._lock(game)
+            locked.set()
+            time.sleep(0.4)
+            times["tap commits"] = time.monotonic()
+
+    def close(_n) -> None:
+        locked.wait(timeout=10)
+        guest.revoke(Game.objects.get(pk=game.pk))
+        times["closed"] = time.monotonic()
+
+    at_once(lambda work: work(0), [tap_in_flight, close])
+    assert times["closed"] >= times["tap commits"]
