@@ -8,9 +8,13 @@ HTML extends one shared layout, ``notices/mail/_layout.html``: inline styles, no
 assets, readable on a phone), given the member, his club, the unsubscribe link and absolute
 links made from ``SITE_URL``.
 
-``message(row, choice)`` makes the ``EmailMultiAlternatives`` for an owed row: subject and
-bodies in the member's language, ``List-Unsubscribe`` with the one-click link and
-``List-Unsubscribe-Post: List-Unsubscribe=One-Click`` (RFC 8058).
+``message(member, kind, mail)`` makes the ``EmailMultiAlternatives`` of a rendered mail:
+subject and bodies in the member's language, ``List-Unsubscribe`` with the one-click link,
+``List-Unsubscribe-Post: List-Unsubscribe=One-Click`` (RFC 8058) and ``Auto-Submitted:
+auto-generated`` (RFC 3834).
+
+``one_batch``/``memo``: what the mails of one sending batch share is computed once (the
+evening's results for its reports).
 
 The unsubscribe token is a signed value (``django.core.signing``, salt of its own) naming the
 member and the kind: a link in one member's mail turns off that one kind for him, and nothing
@@ -19,7 +23,9 @@ else; it needs no login and does not expire (an old mail's link must keep workin
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
@@ -57,6 +63,29 @@ def renderer(kind: str) -> Renderer:
         return _renderers[kind]
     except KeyError:
         raise LookupError(f"no renderer registered for {kind!r} mail") from None
+
+
+# What the mails of one batch share (an evening's results, read once for its thirty reports):
+# ``memo`` keeps a value for the batch ``one_batch`` opened, and computes it every time outside.
+_batch: ContextVar[dict | None] = ContextVar("notices_batch", default=None)
+
+
+@contextmanager
+def one_batch() -> Iterator[None]:
+    token = _batch.set({})
+    try:
+        yield
+    finally:
+        _batch.reset(token)
+
+
+def memo[T](key: Hashable, compute: Callable[[], T]) -> T:
+    store = _batch.get()
+    if store is None:
+        return compute()
+    if key not in store:
+        store[key] = compute()
+    return store[key]
 
 
 def absolute(path: str) -> str:
@@ -113,6 +142,8 @@ def message(member: Member, kind: str, mail: Mail) -> EmailMultiAlternatives:
         headers={
             "List-Unsubscribe": f"<{link}>",
             "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+            # RFC 3834: no out-of-office replies to the club's robot.
+            "Auto-Submitted": "auto-generated",
         },
     )
     email.attach_alternative(mail.html, "text/html")

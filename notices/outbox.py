@@ -184,28 +184,30 @@ def send_one(row_id: int, mailer, now: datetime | None = None) -> str:
 
 
 def _send(row_ids: Iterable[int], *, give_up_after: int, now: datetime | None = None) -> int:
-    """Send the rows in order over one connection; the number sent. Stops after
+    """Send the rows in order over one connection, as one batch (``notices.mail.memo``: the
+    reports of one evening read its results once); the number sent. Stops after
     ``give_up_after`` failures in a row."""
-    sent = failures = 0
     try:
         mailer = mailers.default
     except Exception:  # noqa: BLE001 - a misconfigured mailer: everything stays owed
         log.exception("no mailer: the owed mail waits")
         return 0
+    sent = failures = 0
     try:
-        for row_id in row_ids:
-            try:
-                outcome = send_one(row_id, mailer, now)
-            except Exception:  # noqa: BLE001 - the database itself; the row stays owed
-                log.exception("owed mail %s not sent", row_id)
-                outcome = FAILED
-            if outcome == SENT:
-                sent += 1
-                failures = 0
-            elif outcome == FAILED:
-                failures += 1
-                if failures >= give_up_after:
-                    break
+        with mails.one_batch():
+            for row_id in row_ids:
+                try:
+                    outcome = send_one(row_id, mailer, now)
+                except Exception:  # noqa: BLE001 - the database itself; the row stays owed
+                    log.exception("owed mail %s not sent", row_id)
+                    outcome = FAILED
+                if outcome == SENT:
+                    sent += 1
+                    failures = 0
+                elif outcome == FAILED:
+                    failures += 1
+                    if failures >= give_up_after:
+                        break
     finally:
         try:
             mailer.close()

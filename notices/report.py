@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from django.db.models import Max
 from django.urls import reverse
 from django.utils import formats
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 import evenings
@@ -47,16 +48,16 @@ from league.tables import _add_game, _sort_key, season_results
 from ledger import settle
 from ledger.models import Account, AccountKind
 from ledger.settle_rows import within_ceiling
-from notices.mail import Mail, absolute, render_mail
+from notices.mail import Mail, absolute, memo, render_mail
 
 
 @dataclass(frozen=True)
 class Night:
+    key: str  # the account: ``member:<id>`` or ``guest:<id>``
     name: str
     games: int
     won: int
     net_ore: int
-    is_me: bool
 
 
 @dataclass(frozen=True)
@@ -68,11 +69,11 @@ class GameLine:
 
 @dataclass(frozen=True)
 class Place:
+    member_id: int
     name: str
     before: int | None
     after: int
     points: int
-    is_me: bool
 
 
 @dataclass(frozen=True)
@@ -120,28 +121,49 @@ def render_report(member: Member, evening_id: int) -> Mail | None:
 
 
 def report_context(evening: Evening, member: Member) -> dict:
-    game_ids = evenings.game_ids(evening)
-    nights = evenings.summary(evening, game_ids)
+    """The report's context for ``member``: what every reader shares is read once a batch."""
+    shared = memo(("report", evening.pk, get_language()), lambda: evening_parts(evening))
     mine = ledger.member_account_key(member.pk)
-    me = next((n for n in nights if n.attendee.account_key == mine), None)
-    return {
-        "evening": evening,
-        "date": evening.date,
-        "nights": [
-            Night(n.attendee.name, n.games, n.won, n.net_ore, n.attendee.account_key == mine)
-            for n in nights
-        ],
-        "me": me,
-        "result_abs_ore": abs(me.net_ore) if me else 0,
-        "games": games_played(evening, game_ids),
-        "drive_winners": drive_winners(evening),
-        "league": league_moves(evening, game_ids, member.pk),
-        "pots": pots_after(evening),
-        "balance_ore": Account.objects.filter(club=evening.club, key=mine)
+    me = next((n for n in shared["nights"] if n.key == mine), None)
+    balance = (
+        Account.objects.filter(club=evening.club, key=mine)
         .values_list("balance_ore", flat=True)
         .first()
-        or 0,
-        "payments": my_payments(evening, nights, mine),
+    )
+    return {
+        **shared,
+        "evening": evening,
+        "date": evening.date,
+        "mine": mine,
+        "me": me,
+        "result_abs_ore": abs(me.net_ore) if me else 0,
+        "balance_ore": balance or 0,
+        "payments": my_payments(evening, shared, mine),
+    }
+
+
+def evening_parts(evening: Evening) -> dict:
+    """What the report says the same to everyone who came (in the active language)."""
+    game_ids = evenings.game_ids(evening)
+    summary = evenings.summary(evening, game_ids)
+    return {
+        "nights": [
+            Night(n.attendee.account_key, n.attendee.name, n.games, n.won, n.net_ore)
+            for n in summary
+        ],
+        "games": games_played(evening, game_ids),
+        "drive_winners": drive_winners(evening),
+        "league": league_moves(evening, game_ids),
+        "pots": pots_after(evening),
+        "plan": evenings.tonight_plan(evening),
+        "names": {n.attendee.account_key: n.attendee.name for n in summary}
+        | {"cash": _("the club")},
+        "numbers": {"cash": evening.club.swish_number}
+        | {
+            n.attendee.account_key: n.attendee.member.swish_number
+            for n in summary
+            if n.attendee.member_id
+        },
         "summary_url": absolute(reverse("evenings:summary", args=[evening.club.slug, evening.pk])),
     }
 
@@ -190,7 +212,7 @@ def _ranks(club, games) -> dict[int, tuple[int, int]]:
     }
 
 
-def league_moves(evening: Evening, game_ids: list[int], me: int) -> list[Table]:
+def league_moves(evening: Evening, game_ids: list[int]) -> list[Table]:
     season = Season.objects.filter(
         club=evening.club, start__lte=evening.date, end__gte=evening.date
     ).first()
@@ -211,7 +233,7 @@ def league_moves(evening: Evening, game_ids: list[int], me: int) -> list[Table]:
         before = _ranks(evening.club, [g for g in games if g[0].game_ref not in refs])
         places = sorted(
             (
-                Place(names[m], before.get(m, (None,))[0], after[m][0], after[m][1], m == me)
+                Place(m, names[m], before.get(m, (None,))[0], after[m][0], after[m][1])
                 for m in after
                 if m in players
             ),
@@ -241,18 +263,12 @@ def _pot_game(key: str) -> str:
     return parts[1] if len(parts) > 1 else ""
 
 
-def my_payments(evening: Evening, nights, mine: str) -> list[Payment]:
+def my_payments(evening: Evening, shared: dict, mine: str) -> list[Payment]:
     """The reader's payments in what is still open of tonight's settle-up."""
-    plan = [p for p in evenings.tonight_plan(evening) if mine in (p.payer, p.payee)]
+    plan = [p for p in shared["plan"] if mine in (p.payer, p.payee)]
     if not plan:
         return []
-    names = {n.attendee.account_key: n.attendee.name for n in nights}
-    names["cash"] = _("the club")
-    numbers = {
-        n.attendee.account_key: n.attendee.member.swish_number
-        for n in nights
-        if n.attendee.member_id
-    } | {"cash": evening.club.swish_number}
+    names, numbers = shared["names"], shared["numbers"]
     message = _("%(club)s: evening %(date)s") % {"club": evening.club.name, "date": evening.date}
     rows = []
     for payment in within_ceiling(plan, evening.club):

@@ -170,6 +170,10 @@ def test_the_report_carries_the_one_click_unsubscribe_headers(worked):
     assert link.startswith("<http://127.0.0.1:8000/mail/unsubscribe/")
     assert link.endswith("/>")
     assert message.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    assert message.extra_headers["Auto-Submitted"] == "auto-generated"
+    sent = message.message()
+    assert sent["List-Unsubscribe"] == link
+    assert sent.get_content_type() == "multipart/alternative"
     assert link[1:-1] in message.body
     assert link[1:-1] in html_of(message)
     assert "https://" not in html_of(message).split("<body")[0]  # no external assets
@@ -216,3 +220,34 @@ def test_closing_through_the_page_with_the_mail_server_away_closes_and_keeps_the
     rows = OwedMail.objects.filter(kind="report", object_id=evening.pk).order_by("member_id")
     assert [(r.status, r.attempts) for r in rows] == [("owed", 1), ("owed", 0), ("owed", 0)]
     assert mail.outbox == []
+
+
+def test_the_reader_s_own_rows_stand_out(worked):
+    html = html_of(sent_to("anna@example.org"))
+    mine = 'style="font-weight:bold;background:#f0fdf4;"><td style="padding:6px 4px;'
+    assert html.count(mine) == 2  # tonight's line and the league's
+    assert f'{mine}border-bottom:1px solid #e5e7eb;">2. Anna Ås<' in html
+    assert f'{mine}border-bottom:1px solid #e5e7eb;">Anna Ås<' in html
+
+
+def test_the_reports_of_one_evening_read_its_results_once(worked, django_assert_max_num_queries):
+    """Thirty readers must not cost thirty readings of the evening: one batch shares them."""
+    from notices import outbox
+
+    evening = worked["evening"]
+    owed = OwedMail.objects.filter(object_id=evening.pk)
+
+    def resend(count):
+        owed.filter(member__in=[worked[n] for n in ("anna", "bo", "cilla")][:count]).update(
+            status="owed", due_at=evening.opened_at
+        )
+        from django.db import connection
+        from django.test.utils import CaptureQueriesContext
+
+        with CaptureQueriesContext(connection) as queries:
+            assert outbox.sweep() == count
+        return len(queries)
+
+    one, three = resend(1), resend(3)
+    assert three - one <= 2 * 12, (one, three)
+    print("Q", one, three)  # a reader adds a dozen queries, not the evening's
