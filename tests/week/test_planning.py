@@ -126,3 +126,18 @@ def test_the_beat_plans_every_club_with_a_schedule(club, other_club):
     assert tasks.plan_ahead_all.run() > 0
     assert Evening.objects.filter(club=club, status="planned").exists()
     assert not Evening.objects.filter(club=other_club).exists()
+
+
+def test_the_hourly_beat_queues_tomorrows_reminders_once(club, member, time_machine):
+    from week import tasks
+
+    member.email = "maja@example.org"
+    member.save()
+    thursdays(club, date(2026, 10, 1))
+    planning.plan_ahead(club, date(2026, 10, 15))
+    replies.answer(Evening.objects.get(club=club, date=date(2026, 10, 22)), member, "maybe")
+    assert tasks.send_reminders.run() == 0  # tomorrow is a Friday: nothing planned
+    time_machine.move_to("2026-10-21 18:00 +0200", tick=False)
+    assert tasks.send_reminders.run() == 1
+    assert tasks.send_reminders.run() == 0  # the next hour's run adds nothing
+    assert OwedMail.objects.filter(kind="reminder", member=member).count() == 1
