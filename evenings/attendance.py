@@ -151,6 +151,4 @@ def expected(evening: Evening) -> Expected:
         coming |= dict.fromkeys(found.coming)
         maybe |= dict.fromkeys(found.maybe)
         guests |= dict.fromkeys(found.guests)
-    return Expected(
-        tuple(coming), tuple(m for m in maybe if m not in coming), tuple(guests)
-    )
+    return Expected(tuple(coming), tuple(m for m in maybe if m not in coming), tuple(guests))
