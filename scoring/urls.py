@@ -19,9 +19,7 @@ urlpatterns = [
     path("c/<slug:club_slug>/games/<int:game_id>/events/", views.game_event, name="game-event"),
     path("c/<slug:club_slug>/games/<int:game_id>/void/", views.game_void, name="game-void"),
     # A guest at the pad: the host's buttons, then the links that need no login (scoring.guest)
-    path(
-        "c/<slug:club_slug>/games/<int:game_id>/guest/", views_guest.guest_new, name="guest-new"
-    ),
+    path("c/<slug:club_slug>/games/<int:game_id>/guest/", views_guest.guest_new, name="guest-new"),
     path(
         "c/<slug:club_slug>/games/<int:game_id>/guest/close/",
         views_guest.guest_close,

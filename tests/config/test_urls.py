@@ -16,12 +16,14 @@ import evenings
 import ledger
 from club.models import Club, Role
 from club.seasons import current_season
+from evenings import table_links
 from ledger import exports, season_statements
 from ledger.models import AccountKind, Source
 from notices.mail import unsubscribe_token
-from scoring import recording
+from scoring import guest, recording
 from tests.conftest import client_for
 from tests.factories import make_member
+from week import feed
 
 pytestmark = pytest.mark.django_db
 
@@ -51,6 +53,13 @@ def small_club(club):
     job = exports.start_season_statement(club, current_season(club), None, None, "sv")
     season_statements.build_season_statement(job.pk)
     evening = evenings.open_evening(club, None)
+    table = evenings.form_tables(
+        evening,
+        "cribbage",
+        [[evenings.check_in(evening, None, member=m) for m in (boss, other)]],
+        None,
+    )[0]
+    _, guest_token = guest.create_pass(game, boss.user)
     Club.objects.filter(pk=club.pk).update(league_share_token="en-delad-ligatabell-for-alla")
     user = boss.user
     return {
@@ -70,6 +79,12 @@ def small_club(club):
             "league:shared": "en-delad-ligatabell-for-alla",
             "password-reset-confirm": default_token_generator.make_token(user),
             "notices:unsubscribe": unsubscribe_token(other, "report"),
+            "week:calendar": feed.new_token(other),
+            "scoring:table-follow": table_links.token_for(table),
+            "scoring:table-follow-poll": table_links.token_for(table),
+            "scoring:guest-pad": guest_token,
+            "scoring:guest-poll": guest_token,
+            "scoring:guest-event": guest_token,
         },
     }
 
