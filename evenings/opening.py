@@ -45,6 +45,12 @@ class EveningError(ValidationError):
 
 
 def require_open(evening: Evening) -> None:
+    if evening.status == EveningStatus.PLANNED:
+        raise EveningError(
+            _("This evening is planned, not open yet: open it on its day."), code="planned"
+        )
+    if evening.status == EveningStatus.CANCELLED:
+        raise EveningError(_("This evening was cancelled."), code="cancelled")
     if not evening.is_open:
         raise EveningError(_("This evening is closed."), code="closed")
 

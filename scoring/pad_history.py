@@ -70,14 +70,19 @@ class _Event:
     by: str | None  # who recorded it (username)
 
 
-def rows(game: Game, names: Mapping[str, str], *, everything: bool) -> list[Row]:
-    """The rows of the game's latest ``PAD_HISTORY`` events (or all), newest first."""
+def rows(
+    game: Game, names: Mapping[str, str], *, everything: bool, show_by: bool = True
+) -> list[Row]:
+    """The rows of the game's latest ``PAD_HISTORY`` events (or all), newest first.
+    ``show_by``: whether the rows name the login that recorded each event — a member's pad
+    does; a page for readers outside the club (a follower, a guest) does not, since a login
+    name is the club's business."""
     lowest = 1 if everything else max(1, game.seq - PAD_HISTORY + 1)
     wanted = range(game.seq, lowest - 1, -1)
-    cached = _cached(game, names)
+    cached = _cached(game, names, show_by)
     missing = [seq for seq in wanted if seq not in cached]
     if missing:
-        for event in _events(game, min(missing), max(missing)):
+        for event in _events(game, min(missing), max(missing), show_by):
             cached[event.seq] = _row(event, names)
     return [cached[seq] for seq in wanted if seq in cached]
 
@@ -100,9 +105,10 @@ def undo_what(game: Game, history: list[Row], names: Mapping[str, str]) -> str:
     return f"{first} …" if rest else first
 
 
-def _cached(game: Game, names: Mapping[str, str]) -> dict[int, Row]:
+def _cached(game: Game, names: Mapping[str, str], show_by: bool) -> dict[int, Row]:
     key = (
         game.pk,
+        show_by,
         game.started_at.isoformat(),
         translation.get_language(),
         timezone.get_current_timezone_name(),
@@ -118,7 +124,7 @@ def _cached(game: Game, names: Mapping[str, str]) -> dict[int, Row]:
     return cached
 
 
-def _events(game: Game, first: int, last: int) -> list[_Event]:
+def _events(game: Game, first: int, last: int, show_by: bool) -> list[_Event]:
     """Events ``first`` … ``last`` of the game, with the columns a row shows."""
     columns = ("seq", "type", "payload", "summary", "lines", "created_at")
     found = game.events.filter(seq__gte=first, seq__lte=last).values_list(
@@ -126,7 +132,11 @@ def _events(game: Game, first: int, last: int) -> list[_Event]:
     )
     # Recorded through the host's guest link (scoring.guest): by "a guest".
     return [
-        _Event(*values[:-2], values[-2] or (_("guest") if values[-1] else None)) for values in found
+        _Event(
+            *values[:-2],
+            (values[-2] if show_by else None) or (_("guest") if values[-1] else None),
+        )
+        for values in found
     ]
 
 

@@ -203,7 +203,9 @@ def _pad_context(
     state, _nets = recording.current_state(game)
     everything = _wants_all_history(request)
     names = games.names_of(seats)
-    history = pad_history.rows(game, names, everything=everything)
+    # Readers outside the club (a follower, a guest) are not told who recorded what.
+    in_club = getattr(request, "member", None) is not None
+    history = pad_history.rows(game, names, everything=everything, show_by=in_club)
     undo_what = pad_history.undo_what(game, history, names)
     if extra.get("error"):
         extra["error"] = sentence(with_names(str(extra["error"]), names))

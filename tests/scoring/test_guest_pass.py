@@ -265,6 +265,33 @@ def test_a_closed_link_says_so_and_records_nothing(scorer_client, game):
         )
 
 
+def test_readers_outside_the_club_are_not_told_who_recorded_what(scorer_client, game):
+    """A login name is the club's business: the member's pad names the login that recorded
+    an event, the follower's and the guest's pages do not."""
+    from evenings import table_links
+
+    scorer_client.post(
+        reverse("scoring:game-event", args=[game.club.slug, game.pk]),
+        {
+            "type": "stake",
+            "expected_seq": 0,
+            "idempotency_key": "host-1",
+            "p_player": "s0",
+            "p_amount": 100,
+        },
+        **HTMX,
+    )
+    login = game.seats.get(position=0).member.user.username
+    assert f"· {login}" in scorer_client.get(pad_url(game)).content.decode()
+    follow = reverse("scoring:table-follow", args=[table_links.token_for(game.table)])
+    token = invite(scorer_client, game)
+    for page in (Client().get(follow), Client().get(guest_url(token))):
+        assert page.status_code == 200
+        html = page.content.decode()
+        assert 'data-seq="1"' in html
+        assert login not in html
+
+
 def test_the_guest_poll_answers_204_until_something_happens(scorer_client, game):
     token = invite(scorer_client, game)
     guest_client = Client()

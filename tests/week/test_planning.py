@@ -105,6 +105,19 @@ def test_opening_a_planned_evening_opens_it_with_the_options_of_today(club, scor
     assert evenings.open_evening(club, scorer.user, date=planned.date).calendar_sequence == 1
 
 
+def test_a_planned_or_cancelled_evening_refuses_check_in_saying_why(club, member):
+    thursdays(club, date(2026, 10, 1))
+    planned, later, *_rest = planning.plan_ahead(club, date(2026, 10, 15))
+    with pytest.raises(evenings.EveningError) as refused:
+        evenings.check_in(planned, None, member=member)
+    assert refused.value.code == "planned"
+    planning.cancel(later)
+    with pytest.raises(evenings.EveningError) as refused:
+        evenings.check_in(Evening.objects.get(pk=later.pk), None, member=member)
+    assert refused.value.code == "cancelled"
+    assert not later.attendees.exists()
+
+
 def test_a_move_bumps_the_sequence_and_refuses_a_taken_day(club):
     thursdays(club, date(2026, 10, 1))
     first, second, *_rest = planning.plan_ahead(club, date(2026, 10, 15))
