@@ -401,9 +401,15 @@
     feedback.append(box);
   }
 
+  // Only an event's tap moves the game's seq; a word on the game (the confirming section's
+  // "Stämmer") carries no expected_seq and neither takes nor gives one.
+  const movesSeq = (entry) => Number.isFinite(entry.expectedSeq);
+  const lastSeqTap = () => queue.findLast(movesSeq);
+
   function sendHeld() {
-    let seq = queue.length ? queue.at(-1).expectedSeq + 1 : Number(padEl()?.dataset.seq);
-    for (const entry of held) entry.expectedSeq = seq++;
+    const last = lastSeqTap();
+    let seq = last ? last.expectedSeq + 1 : Number(padEl()?.dataset.seq);
+    for (const entry of held) if (movesSeq(entry)) entry.expectedSeq = seq++;
     queue.push(...held);
     held = [];
     persist();
@@ -493,8 +499,8 @@
 
   function tapped(form, submitter) {
     const entry = entryOf(form, submitter);
-    const last = queue.at(-1);
-    if (last) entry.expectedSeq = last.expectedSeq + 1;
+    const last = lastSeqTap();
+    if (last && movesSeq(entry)) entry.expectedSeq = last.expectedSeq + 1;
     queue.push(entry);
     persist();
     showState();
