@@ -185,6 +185,10 @@ def crawl_and_measure(
         for small in page.evaluate(_MEASURE, MIN_PX):
             kind = (small["tag"], small["cls"], round(small["width"]), round(small["height"]))
             small_ones[kind].append((path, small["text"]))
+        # A page wider than the phone scrolls sideways: a thumb misses what is off the edge.
+        wide = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+        if wide > 1:
+            small_ones[("html", "wider than the screen", wide, 0)].append((path, ""))
         if depth == DEPTH:
             continue
         for link in links_on(page, origin):
