@@ -10,8 +10,12 @@ Design
   left for the admin to cancel or keep, the members who replied having a say).
 - ``starts_at`` is the schedule's local wall time in Europe/Stockholm made aware: 18:30 is
   18:30 on both sides of a daylight-saving change (16:30 UTC in summer, 17:30 in winter).
-- The members are invited in the same transaction that plans the evening
-  (``notices.queue("invitation", …)``: the outbox row is written with the evening, or neither).
+- The members are invited to the evenings of the next ``INVITE_DAYS`` days, in the same
+  transaction that plans them (``notices.queue("invitation", …)``: the outbox row is written
+  with the evening, or neither). Not to all 92 days' at once: a new schedule would mail every
+  member thirteen invitations in one go. Each day's run invites to the evenings that have come
+  into that window (the outbox is unique per kind, evening and member: nobody is invited twice,
+  and a member who joined since is invited to what is coming).
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ from evenings.models import Evening, EveningStatus
 from week.models import Schedule
 
 HORIZON_DAYS = 92  # about three months of evenings, planned ahead
+INVITE_DAYS = 14  # the invitation goes out two weeks ahead (or when planned, if nearer)
 LOCAL = ZoneInfo("Europe/Stockholm")
 
 
@@ -72,11 +77,23 @@ def plan_ahead(club: Club, today: Date) -> list[Evening]:
                 if evening is not None:
                     made.append(evening)
                     taken.add(day)
-        if made:
-            invited = list(Member.objects.for_club(club).active().values_list("pk", flat=True))
-            for evening in made:
-                notices.queue("invitation", evening.pk, invited)
+        _invite(club, today)
     return made
+
+
+def _invite(club: Club, today: Date) -> None:
+    """Invite the active members to the planned evenings of the next ``INVITE_DAYS`` days."""
+    soon = Evening.objects.filter(
+        club=club,
+        status=EveningStatus.PLANNED,
+        date__gte=today,
+        date__lt=today + timedelta(days=INVITE_DAYS),
+    ).values_list("pk", flat=True)
+    invited: list[int] | None = None
+    for evening_id in soon:
+        if invited is None:
+            invited = list(Member.objects.for_club(club).active().values_list("pk", flat=True))
+        notices.queue("invitation", evening_id, invited)
 
 
 def _plan(schedule: Schedule, day: Date) -> Evening | None:

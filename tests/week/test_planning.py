@@ -58,7 +58,20 @@ def test_planning_twice_makes_each_evening_once_and_invites_once(club, member):
     first = planning.plan_ahead(club, date(2026, 10, 15))
     assert planning.plan_ahead(club, date(2026, 10, 15)) == []
     assert Evening.objects.filter(club=club).count() == len(first)
-    assert OwedMail.objects.filter(kind="invitation", member=member).count() == len(first)
+    # Invited to the evenings of the next two weeks (15, 22 October), not to all fourteen.
+    invited = OwedMail.objects.filter(kind="invitation", member=member)
+    assert sorted(Evening.objects.get(pk=m.object_id).date for m in invited) == [
+        date(2026, 10, 15),
+        date(2026, 10, 22),
+    ]
+    # A week on, the evening that came into the window is invited to, once.
+    planning.plan_ahead(club, date(2026, 10, 22))
+    planning.plan_ahead(club, date(2026, 10, 22))
+    assert sorted(Evening.objects.get(pk=m.object_id).date for m in invited.all()) == [
+        date(2026, 10, 15),
+        date(2026, 10, 22),
+        date(2026, 10, 29),
+    ]
 
 
 def test_an_evening_already_on_the_date_is_left_alone(club, scorer):
