@@ -94,7 +94,7 @@ class _Line:
     extra: dict = field(default_factory=dict)
 
 
-def _add_game(
+def add_game(
     club: Club, lines: dict[int, _Line], h2h: dict[tuple[int, int], list[int]], rows: list
 ) -> None:
     """One game's results into the members' lines and the head-to-head counts (wins, losses,
@@ -126,13 +126,13 @@ def build_table(club: Club, season: Season, key: str, games: list[list[Row]]) ->
     lines: dict[int, _Line] = {}
     h2h: dict[tuple[int, int], list[int]] = defaultdict(lambda: [0, 0, 0])
     for rows in games:
-        _add_game(club, lines, h2h, rows)
+        add_game(club, lines, h2h, rows)
     ratings = {
         member: (point.ordinal, point.change, point.games)
         for member, point in _ratings_at(club, key, season).items()
     }
     # ``lines`` holds the members in the order they first played: a full tie keeps it.
-    ordered = sorted(lines, key=lambda member: _sort_key(lines[member], ratings.get(member)))
+    ordered = sorted(lines, key=lambda member: sort_key(lines[member], ratings.get(member)))
     Standing.objects.bulk_create(
         _standing(season, key, member, rank, lines[member], ratings.get(member))
         for rank, member in enumerate(ordered, start=1)
@@ -165,7 +165,7 @@ def _standing(
     )
 
 
-def _sort_key(line: _Line, rating: tuple | None) -> tuple:
+def sort_key(line: _Line, rating: tuple | None) -> tuple:
     """Rank order: points, points per game, wins, then rating (``rating``: ordinal first)."""
     per_game = line.points / line.played if line.played else 0
     ordinal = rating[0] if rating and rating[0] is not None else None
@@ -219,7 +219,7 @@ def append_to_table(
     }
     delta: dict[tuple[int, int], list[int]] = defaultdict(lambda: [0, 0, 0])
     for rows in games:
-        _add_game(club, lines, delta, rows)
+        add_game(club, lines, delta, rows)
     ratings = {
         member: (row.rating, row.rating_change, row.rated_games)
         for member, row in existing.items()
@@ -273,7 +273,7 @@ def _ranked(
     """The members of ``lines`` in rank order. A full tie goes to the member who first played
     in the season (as ``build_table``, which meets them in that order); only then is it
     looked up."""
-    keys = {member: _sort_key(line, ratings.get(member)) for member, line in lines.items()}
+    keys = {member: sort_key(line, ratings.get(member)) for member, line in lines.items()}
     ordered = sorted(lines, key=keys.__getitem__)
     tied = {
         member

@@ -44,7 +44,7 @@ from evenings.models import Evening, EveningStatus
 from league.models import GameResult
 from league.names import game_name
 from league.rows import by_game, read_rows
-from league.tables import _add_game, _sort_key, season_results
+from league.tables import add_game, season_results, sort_key
 from ledger import settle
 from ledger.models import Account, AccountKind
 from ledger.settle_rows import within_ceiling
@@ -204,8 +204,8 @@ def _ranks(club, games) -> dict[int, tuple[int, int]]:
     lines: dict = {}
     h2h: dict = defaultdict(lambda: [0, 0, 0])
     for rows in games:
-        _add_game(club, lines, h2h, rows)
-    keys = {m: _sort_key(line, None) for m, line in lines.items()}
+        add_game(club, lines, h2h, rows)
+    keys = {m: sort_key(line, None) for m, line in lines.items()}
     return {
         m: (1 + sum(1 for other in keys.values() if other < key), lines[m].points)
         for m, key in keys.items()
