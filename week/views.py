@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
@@ -271,9 +272,10 @@ def calendar(request: HttpRequest, token: str) -> HttpResponse:
     member = feed.member_for(token)
     if member is None:
         raise Http404(_("No such calendar."))
-    base = request.build_absolute_uri("/").rstrip("/")
+    # The site's own address, not the request's: an evening's UID must not change with the
+    # host name a phone subscribed through (the calendar would show it twice).
     with translation.override(feed.language_of(member)):
-        body = feed.calendar(member, base_url=base)
+        body = feed.calendar(member, base_url=settings.SITE_URL)
     response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
     response["Content-Disposition"] = 'inline; filename="protokoll.ics"'
     return response

@@ -30,8 +30,8 @@ def planned(club):
     return planning.plan_ahead(club, date(2026, 10, 15))
 
 
-def events(client, url: str) -> dict[str, icalendar.Event]:
-    response = client.get(url)
+def events(client, url: str, **headers) -> dict[str, icalendar.Event]:
+    response = client.get(url, **headers)
     assert response.status_code == 200
     assert response["Content-Type"].startswith("text/calendar")
     cal = icalendar.Calendar.from_ical(response.content)
@@ -67,6 +67,9 @@ def test_the_feed_parses_with_the_evenings_and_his_reply_and_changes_when_one_mo
     cancelled = next(e for u, e in after.items() if u.startswith(f"evening-{third.pk}@"))
     assert str(cancelled["STATUS"]) == "CANCELLED"
     assert int(cancelled["SEQUENCE"]) == 1
+    # Subscribed through another host name, the same UIDs (the site's address, SITE_URL).
+    assert set(events(client, url, HTTP_HOST="localhost")) == set(before)
+    assert all(u.endswith("@127.0.0.1:8000") for u in before)
 
 
 def test_a_new_link_revokes_the_old_and_only_a_hash_is_stored(club, member, member_client, client):
