@@ -203,6 +203,7 @@ def test_the_import_rule_sees_lazy_and_string_imports(tmp_path):
 PROJECT_PACKAGES = (
     "club",
     "clubdata",
+    "competitions",
     "config",
     "core",
     "engine",
