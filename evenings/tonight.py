@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from django.db.models import Q, Sum
 from django.utils.translation import gettext as _
 
-from evenings.models import Attendee, Evening
+from evenings.models import Attendee, Evening, Table
 from league.models import GameResult
 from ledger import settle
 from ledger.models import Account, AccountKind, Entry, Transaction
@@ -71,6 +71,14 @@ def register_flags(source: HoldSource) -> HoldSource:
 
 def settle_holds(evening: Evening) -> list:
     return [hold for gate in _SETTLE_GATES for hold in gate(evening)]
+
+
+def lock_games(evening: Evening) -> None:
+    """Lock the rows of the games at the evening's tables (scoring's, by the relation), inside
+    the caller's transaction: an event, an undo or a word on a game waits for it, so a payment
+    asked of the settle gate is recorded against the games as the gate saw them."""
+    games = Table._meta.get_field("games").related_model
+    list(games.objects.select_for_update().filter(table__evening=evening).values_list("pk"))
 
 
 def flags(evening: Evening) -> list:

@@ -7,6 +7,7 @@ import uuid
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -213,16 +214,20 @@ def evening_summary(request: HttpRequest, evening_id: int) -> HttpResponse:
 
 
 def _record_paid(request: HttpRequest, evening: Evening) -> HttpResponse:
-    holds = tonight.settle_holds(evening)
-    if holds:
-        # The club settles a game's money only once the table confirmed it (scoring's gate).
-        messages.error(
-            request,
-            _("Tonight's money cannot be settled yet: %(games)s.")
-            % {"games": "; ".join(hold.text for hold in holds)},
-        )
-        return redirect(reverse("evenings:summary", args=[request.club.slug, evening.pk]))
-    refused = record_paid(request, key_prefix=f"{evening.ref}:paid", ref=f"{evening.ref}:paid")
+    # The gate and the payment in one transaction, the games locked: an undo or a dispute
+    # tapped at the same moment lands before the gate looks or after the payment is recorded.
+    with transaction.atomic():
+        tonight.lock_games(evening)
+        holds = tonight.settle_holds(evening)
+        if holds:
+            # The club settles a game's money only once the table confirmed it (scoring's gate).
+            messages.error(
+                request,
+                _("Tonight's money cannot be settled yet: %(games)s.")
+                % {"games": "; ".join(hold.text for hold in holds)},
+            )
+            return redirect(reverse("evenings:summary", args=[request.club.slug, evening.pk]))
+        refused = record_paid(request, key_prefix=f"{evening.ref}:paid", ref=f"{evening.ref}:paid")
     if refused is not None:
         return refused
     return redirect(reverse("evenings:summary", args=[request.club.slug, evening.pk]))

@@ -4,7 +4,11 @@ each deal", and tonight's settle-up waiting for confirmed games when the club sa
 
 from __future__ import annotations
 
+import threading
+import time
+
 import pytest
+from django.db import transaction
 from django.urls import reverse
 
 import evenings
@@ -307,3 +311,43 @@ def test_one_players_phones_confirming_at_once_record_once(toy):
 
     assert len(set(at_once(word, [f"tap-{n}" for n in range(10)]))) == 1
     assert Confirmation.objects.filter(game=game).count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_paid_waits_for_a_dispute_in_flight_and_is_refused_by_it(toy, club, players, scorer):
+    """The settle gate and the payment are one transaction with the evening's games locked: a
+    dispute that holds its game's row when the treasurer taps Paid lands first, and the gate
+    then sees it (PostgreSQL: SQLite has no row locks)."""
+    postgres_only()
+    club.confirm_to_settle = True
+    club.save()
+    evening, game = _evening_with_a_game(club, players, scorer)
+    confirming.record(game, players[2], "confirmed", seq=game.seq, key="ok")
+    host = client_for(scorer)
+    summary = reverse("evenings:summary", args=[club.slug, evening.pk])
+    (row, *_rest) = host.get(summary).context["rows"]  # the page as the treasurer sees it
+    paid = {
+        "payer": row["payment"].payer,
+        "payee": row["payment"].payee,
+        "amount_ore": row["payment"].amount_ore,
+        "submission": "t1",
+    }
+    locked, times = threading.Event(), {}
+
+    def dispute_in_flight(_n) -> None:
+        with transaction.atomic():
+            fresh = Game.objects.select_for_update().get(pk=game.pk)
+            locked.set()
+            time.sleep(0.5)
+            confirming.record(fresh, players[1], "disputed", seq=game.seq, word="Fel", key="no")
+            times["dispute commits"] = time.monotonic()
+
+    def pay(_n) -> None:
+        locked.wait(timeout=10)
+        times["answer"] = host.post(summary, paid)
+        times["paid answered"] = time.monotonic()
+
+    at_once(lambda work: work(0), [dispute_in_flight, pay])
+    assert times["paid answered"] >= times["dispute commits"]
+    assert times["answer"].status_code == 302
+    assert not Transaction.objects.filter(ref=f"{evening.ref}:paid").exists()
