@@ -68,7 +68,8 @@ def cost_of(round_, players, scores, met, groups, history):
 def events(draw):
     n = draw(st.integers(4, 8))
     players = list(range(10, 10 + n))
-    scores = sorted(draw(st.lists(st.integers(0, 6), min_size=n, max_size=n)), reverse=True)
+    top = draw(st.integers(1, 6))  # few distinct scores: large groups, rank against group
+    scores = sorted(draw(st.lists(st.integers(0, top), min_size=n, max_size=n)), reverse=True)
     pairs = list(combinations(players, 2))
     played = draw(st.lists(st.sampled_from(pairs), max_size=2 * n, unique=True))
     byes = draw(st.lists(st.sampled_from(players), max_size=3))
@@ -130,4 +131,17 @@ def test_a_field_that_cannot_avoid_a_repeat_is_refused_or_paired_with_the_fewest
     assert {frozenset(p.players) for p in round_.pairings} == {
         frozenset("ab"),
         frozenset("cd"),
+    }
+
+
+def test_score_groups_come_before_nearness_in_rank():
+    # Groups a{3} b{2} c{1} d e f{0}; a–b, b–d and d–e have met. a–c, b–e, d–f costs
+    # 4 + 4 + 0 = 8 in groups (ranks 4 + 9 + 4 = 17); a–d, b–c, e–f costs 9 + 1 + 0 = 10 in
+    # groups though only 9 + 1 + 1 = 11 in ranks: the groups decide.
+    history = [("a", "b"), ("b", "d"), ("d", "e")]
+    round_ = pair_round(list(zip("abcdef", (3, 2, 1, 0, 0, 0), strict=True)), history)
+    assert {frozenset(p.players) for p in round_.pairings} == {
+        frozenset("ac"),
+        frozenset("be"),
+        frozenset("df"),
     }
