@@ -113,7 +113,9 @@ def best_of(scored: Sequence[Scored], best: int | None) -> tuple[list[Scored], l
 def season(appearances: Iterable[Appearance], rules: LeagueRules = LeagueRules()) -> Season:
     """The season's table (see the module docstring)."""
     if rules.best is not None and rules.best < 1:
-        raise CompetitionError(_("count at least the best 1 result, not {best}"), best=rules.best)
+        raise CompetitionError(
+            _("count at least one result per player, not {best}"), best=rules.best
+        )
     per_player: dict[PlayerId, list[Scored]] = {}
     for appearance in appearances:
         per_player.setdefault(appearance.player, []).append(

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from numbers import Real
 
 import networkx as nx
@@ -109,7 +109,7 @@ def pair_round(
     for moved, index in enumerate(candidates):
         rest = [i for i in range(n) if i != index]
         cost, pairs = context.match(rest, allow_repeats=True)
-        key = (cost.repeats, moved, cost.groups, cost.ranks)
+        key = replace(cost, bye_moved=moved).key()
         if best is None or key < best[0]:
             best = (key, pairs, index)
     return context.round(best[1], bye=best[2])
