@@ -40,14 +40,11 @@ def card_lines(evening: Evening) -> list[tuple[str, str]]:
         for place, night in enumerate(top, start=1):
             money = format_ore(night.net_ore)
             lines.append(("body", f"{place}. {night.attendee.name}  {money}"))
-    drive = evening.drives.order_by("-pk").first()
-    if drive is not None:
-        page = drive_page.page(drive)
-        if page["finished"]:
-            winners = [r.name for r in page["ranking"] if r.placement == 1]
-            lines.append(("gap", ""))
-            lines.append(("head", _("Whist drive")))
-            lines.append(("body", _("Won by %(names)s") % {"names": ", ".join(winners)}))
+    winners = drive_page.winners(evening)
+    if winners:
+        lines.append(("gap", ""))
+        lines.append(("head", _("Whist drive")))
+        lines.append(("body", _("Won by %(names)s") % {"names": ", ".join(winners)}))
     pots = [row for row in board.board(evening)["tables"] if row.pot_ore is not None]
     if pots:
         lines.append(("gap", ""))

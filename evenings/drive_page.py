@@ -144,3 +144,13 @@ def page(drive: Drive) -> dict:
         "deals": current.rules.deals_per_round,
         "finished": current.finished,
     }
+
+
+def winners(evening) -> list[str]:
+    """The names that won the evening's latest whist drive, once it is finished (none before):
+    what the results card and the evening report say."""
+    drive = evening.drives.order_by("-pk").first()
+    if drive is None:
+        return []
+    shown = page(drive)
+    return [r.name for r in shown["ranking"] if r.placement == 1] if shown["finished"] else []

@@ -45,8 +45,8 @@ from league.models import GameResult
 from league.names import game_name
 from league.rows import by_game, read_rows
 from league.tables import add_game, season_results, sort_key
-from ledger import settle
-from ledger.models import Account, AccountKind
+from ledger import pots, settle
+from ledger.models import Account
 from ledger.settle_rows import within_ceiling
 from notices.mail import Mail, absolute, memo, render_mail
 
@@ -189,13 +189,7 @@ def games_played(evening: Evening, game_ids: list[int]) -> list[GameLine]:
 
 
 def drive_winners(evening: Evening) -> str:
-    drive = evening.drives.order_by("-pk").first()
-    if drive is None:
-        return ""
-    page = drive_page.page(drive)
-    if not page["finished"]:
-        return ""
-    return ", ".join(r.name for r in page["ranking"] if r.placement == 1)
+    return ", ".join(drive_page.winners(evening))
 
 
 def _ranks(club, games) -> dict[int, tuple[int, int]]:
@@ -245,22 +239,13 @@ def league_moves(evening: Evening, game_ids: list[int]) -> list[Table]:
 
 
 def pots_after(evening: Evening) -> list[Pot]:
-    """The pots of tonight's games (the club's and the tables'), as the books stand."""
-    keys = set(evening.tables.values_list("game_key", flat=True))
-    if not keys:
-        return []
-    pots = Account.objects.filter(club=evening.club, kind=AccountKind.POT).order_by("key")
-    return [
-        Pot(pot.label, pot.balance_ore)
-        for pot in pots
-        if pot.balance_ore and pot.key.split(":")[:1] == ["pot"] and _pot_game(pot.key) in keys
-    ]
-
-
-def _pot_game(key: str) -> str:
-    """``pot:kille`` and ``pot:kille:2`` → ``kille``."""
-    parts = key.split(":")
-    return parts[1] if len(parts) > 1 else ""
+    """The pots of tonight's games (the club's, then each table's), as the books stand."""
+    found = []
+    for key in sorted(set(evening.tables.values_list("game_key", flat=True))):
+        club_pot = Account.objects.filter(club=evening.club, key=pots.game_pot_key(key)).first()
+        tables = [pot for _n, pot in sorted(pots.table_pots(evening.club, key).items())]
+        found += [Pot(p.label, p.balance_ore) for p in [club_pot, *tables] if p and p.balance_ore]
+    return found
 
 
 def my_payments(evening: Evening, shared: dict, mine: str) -> list[Payment]:
