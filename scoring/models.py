@@ -90,8 +90,11 @@ class Game(models.Model):
     @cached_property
     def seats_by_key(self) -> dict[str, Seat]:
         """The seats by seat key (``s0`` …), in seat order, with their members: read once per
-        instance. Seats are fixed when a game starts (a merge moves them between requests)."""
-        return {seat.key: seat for seat in self.seats.select_related("member")}
+        instance. Seats are fixed when a game starts (a merge moves them between requests).
+        Seats a page prefetched (with their members) are used as they are, not read again."""
+        prefetched = getattr(self, "_prefetched_objects_cache", {}).get("seats")
+        seats = prefetched if prefetched is not None else self.seats.select_related("member")
+        return {seat.key: seat for seat in sorted(seats, key=lambda seat: seat.position)}
 
     @property
     def ref(self) -> str:
