@@ -55,6 +55,8 @@ INSTALLED_APPS = [
     "evenings",
     "notices",
     "week",
+    "competitions",
+    "honours",
     "scoring",
     "clubdata",
     "live",

@@ -158,8 +158,14 @@ FORBIDDEN_IMPORTS = {
     # The club's mail (issue 28) stands on the evenings; the club's week on the mail.
     "notices": {"scoring", "week", "clubdata"},
     "week": {"scoring", "clubdata"},
+    # Competitions and special-hand honours (issue 29) stand on the week and below, side by
+    # side; scoring tells them of each game it stores.
+    "competitions": {"scoring", "clubdata", "honours"},
+    "honours": {"scoring", "clubdata", "competitions"},
     "scoring": {"clubdata"},
 }
+for _lower in ("club", "ledger", "league", "evenings", "notices", "week"):
+    FORBIDDEN_IMPORTS[_lower] |= {"competitions", "honours"}
 
 
 def app_references(path: Path) -> set[str]:

@@ -34,7 +34,7 @@ from league import owed as league_owed
 from ledger.models import AuditRecord
 from live import signals as live_signals
 from scoring.models import Event, Game, GameStatus, GuestPass
-from scoring.recording import replay
+from scoring.recording import competition_games, hand_honours, replay
 from scoring.recording.outcomes import EventRefused, StaleGame
 
 
@@ -127,6 +127,11 @@ def _store(
         game.finished_at = None
         league_owed.owe_removal(game.club, game.ref)
     game.save(update_fields=["seq", "snapshot", "status", "finished_at"])
+    # In this same transaction: a competition's table hears that its game finished or reopened,
+    # and the special hands the state now holds are paid (or a prize whose hand is gone is
+    # taken back), so neither is lost nor paid twice.
+    competition_games.game_stored(game, finished=state.finished, was_finished=was_finished)
+    hand_honours.game_stored(game, state)
     # Every phone at the table hears of it when this commits (live: pg_notify or the hub).
     live_signals.game_changed(game.pk, seq)
     # Cached only once committed: a rolled-back append must not leave a state under a seq
