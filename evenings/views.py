@@ -54,6 +54,11 @@ def _host(request: HttpRequest) -> None:
         raise PermissionDenied(_("Your role at this club does not allow this."))
 
 
+def _may_record_payments(member) -> bool:
+    """Tonight's "paid" is the host's or the treasurer's: money between members is his book."""
+    return member.can(Role.SCORER) or member.can(Role.TREASURER)
+
+
 @require_http_methods(["GET", "HEAD", "POST"])
 @club_view()
 def evening_list(request: HttpRequest) -> HttpResponse:
@@ -189,7 +194,8 @@ def evening_summary(request: HttpRequest, evening_id: int) -> HttpResponse:
     tonight's money, with Swish links; "paid" records one (the host)."""
     evening = _evening(request, evening_id)
     if request.method == "POST":
-        _host(request)
+        if not _may_record_payments(request.member):
+            raise PermissionDenied(_("Your role at this club does not allow this."))
         return _record_paid(request, evening)
     nights = tonight.summary(evening)
     names = {n.attendee.account_key: n.attendee.name for n in nights}
@@ -206,7 +212,7 @@ def evening_summary(request: HttpRequest, evening_id: int) -> HttpResponse:
         "nights": nights,
         "rows": rows,
         "paid": tonight.paid_so_far(evening),
-        "is_host": request.member.can(Role.SCORER),
+        "is_host": _may_record_payments(request.member),
         "render_key": uuid.uuid4().hex,
         "holds": tonight.settle_holds(evening),
     }

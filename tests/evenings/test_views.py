@@ -10,6 +10,7 @@ from django.urls import reverse
 
 import evenings
 import ledger
+from club.models import Role
 from evenings.models import Attendee, Table
 from ledger.models import Account, AccountKind, Source, Transaction
 from scoring.models import Game
@@ -271,6 +272,35 @@ def test_tonights_settle_up_is_recorded_once_and_the_plan_shrinks(club, evening,
     assert 'data-testid="settled"' in page.content.decode()
     hostile = dict(paid, payer="treasury", submission="abc-2")
     assert scorer_client.post(url("summary", club, evening.pk), hostile).status_code == 400
+
+
+def test_the_treasurer_records_tonights_payments_a_member_may_not(
+    club, evening, treasurer, treasurer_client, member_client
+):
+    anna, bo = make_member(club, "Anna"), make_member(club, "Bo")
+    for m in (anna, bo):
+        evenings.check_in(evening, None, member=m)
+    ledger.post(
+        club,
+        [(ledger.member_account(anna), 300), (ledger.member_account(bo), -300)],
+        "Kvällens spel",
+        Source.EVENING,
+        None,
+        ref=f"{evening.ref}:test",
+    )
+    assert not treasurer.can(Role.SCORER)
+    page = treasurer_client.get(url("summary", club, evening.pk))
+    assert page.context["is_host"]
+    paid = {
+        "payer": f"member:{bo.pk}",
+        "payee": f"member:{anna.pk}",
+        "amount_ore": 300,
+        "submission": "t-1",
+    }
+    assert member_client.post(url("summary", club, evening.pk), paid).status_code == 403
+    assert not Transaction.objects.filter(ref=f"{evening.ref}:paid").exists()
+    assert treasurer_client.post(url("summary", club, evening.pk), paid).status_code == 302
+    assert Transaction.objects.filter(ref=f"{evening.ref}:paid").count() == 1
 
 
 def test_a_member_of_another_club_sees_nothing(club, evening, other_club):
