@@ -56,6 +56,14 @@ class Game(models.Model):
     table = models.ForeignKey(
         Table, on_delete=models.PROTECT, null=True, blank=True, related_name="games"
     )
+    # Played at a table of a competition's round (issue 29): its result is the table's.
+    competition_table = models.ForeignKey(
+        "competitions.Table",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="games",
+    )
 
     objects = GameQuerySet.as_manager()
 
