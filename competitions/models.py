@@ -59,6 +59,9 @@ class Competition(models.Model):
         Transaction, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
 
+    # What ``prizes`` paid, as [entrant id, place, öre] rows best first (the results card).
+    winners = models.JSONField(_("winners"), default=list, blank=True, editable=False)
+
     class Meta:
         ordering = ["-created_at", "-id"]
         verbose_name = _("competition")

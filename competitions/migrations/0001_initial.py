@@ -104,6 +104,12 @@ class Migration(migrations.Migration):
                     ),
                 ),
                 (
+                    "winners",
+                    models.JSONField(
+                        blank=True, default=list, editable=False, verbose_name="winners"
+                    ),
+                ),
+                (
                     "prizes",
                     models.OneToOneField(
                         blank=True,
