@@ -5,3 +5,10 @@ from django.utils.translation import gettext_lazy as _
 class CompetitionsConfig(AppConfig):
     name = "competitions"
     verbose_name = _("Competitions")
+
+    def ready(self) -> None:
+        # The books' check: each competition's pool against its fees and prizes.
+        import ledger  # noqa: PLC0415 - the ledger's public names load with the app registry
+        from competitions import money  # noqa: PLC0415
+
+        ledger.register_check(money.check_competition_money)

@@ -34,3 +34,8 @@ class ScoringConfig(AppConfig):
         tonight.register_settle_gate(confirming.settle_holds)
         tonight.register_flags(confirming.evening_flags)
         panels.register(15, "scoring/_disputes_panel.html", confirming.home_panel)
+        # A competition table's link: its pad (issue 29; competitions never imports us).
+        from competitions import links as competition_links
+        from scoring import views_competition
+
+        competition_links.register_table_link(views_competition.table_path)

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from scoring import calculators, views, views_guest
+from scoring import calculators, views, views_competition, views_guest
 
 app_name = "scoring"
 
@@ -36,5 +36,11 @@ urlpatterns = [
     path("g/<str:token>/events/", views_guest.guest_event, name="guest-event"),
     path(
         "c/<slug:club_slug>/games/<int:game_id>/confirm/", views.game_confirm, name="game-confirm"
+    ),
+    # A competition table's pad (issue 29): its game, or the start of it.
+    path(
+        "c/<slug:club_slug>/competitions/table/<int:table_id>/play/",
+        views_competition.competition_table_play,
+        name="competition-table-play",
     ),
 ]
