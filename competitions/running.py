@@ -92,8 +92,9 @@ def _game(game_key: str) -> registry.GameInfo:
         raise CompetitionRefused(_("There is no such game."), code="game") from None
 
 
-def _check_rules(info: registry.GameInfo, rules: object) -> dict:
-    """The rules options as the game's engine takes them (scoring's start does the same)."""
+def _check_rules(info: registry.GameInfo, rules: object, players: int) -> dict:
+    """The rules options as the game's engine takes them (scoring's start does the same), for
+    a table of ``players``: the engine's ``new_game`` must accept them."""
     if not isinstance(rules, dict):
         raise CompetitionRefused(_("The rules options must be a mapping."), code="rules")
     module = info.module
@@ -105,7 +106,7 @@ def _check_rules(info: registry.GameInfo, rules: object) -> dict:
             code="rules",
         )
     try:
-        module.Rules(**rules)
+        module.new_game([f"s{i}" for i in range(players)], module.Rules(**rules))
     except EngineError as error:
         raise refused(error, "rules") from None
     except (TypeError, ValueError) as error:
@@ -154,7 +155,6 @@ def announce(
             % {"game": _(info.name)},
             code="pot_game",
         )
-    rules = _check_rules(info, {} if rules is None else rules)
     rounds = _whole(rounds, _("Rounds"), 0, MAX_ROUNDS)
     table_size = _whole(table_size, _("Players per table"), 0, 1000)
     final_table_size = _whole(final_table_size, _("The final table"), 0, 1000)
@@ -192,6 +192,7 @@ def announce(
             raise CompetitionRefused(_("Plan at least one round."), code="rounds")
         if kind == Kind.ROUND_ROBIN:
             rounds = 0  # set from the field at the start
+    rules = _check_rules(info, {} if rules is None else rules, table_size)
     try:
         ledger.check_amount(entry_fee_ore, club)
     except ledger.LedgerError as error:

@@ -19,7 +19,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
-from django.urls import reverse
+from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
@@ -47,6 +47,15 @@ def _table_game(table: Table) -> Game | None:
     )
 
 
+def _competition_page(club: Club, competition) -> HttpResponse:
+    """The competition's page (its pairings and standings), where a table without a game is
+    started from."""
+    try:
+        return redirect("competitions:detail", club_slug=club.slug, competition_id=competition.pk)
+    except NoReverseMatch:  # the pages' routes not installed (a partial deployment)
+        return redirect("scoring:play", club_slug=club.slug)
+
+
 @require_http_methods(["GET", "HEAD", "POST"])
 @club_view()
 def competition_table_play(request: HttpRequest, table_id: int) -> HttpResponse:
@@ -58,9 +67,7 @@ def competition_table_play(request: HttpRequest, table_id: int) -> HttpResponse:
     if table.is_bye:
         raise Http404
     competition = table.round.competition
-    back = redirect(
-        "competitions:detail", club_slug=request.club.slug, competition_id=competition.pk
-    )
+    back = _competition_page(request.club, competition)
     game = _table_game(table)
     if request.method != "POST" or game is not None:
         if game is None:

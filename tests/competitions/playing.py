@@ -23,7 +23,11 @@ def play_cribbage(table: Table, first: int, second: int, by=None) -> Game:
     """The table's cribbage game started and played to ``first``–``second`` (seat 0, seat 1)
     in one deal pegged the quick way: the loser's points first, then the winner's to the
     target."""
-    game = start(table, by)
+    return peg_to(start(table, by), first, second)
+
+
+def peg_to(game: Game, first: int, second: int) -> Game:
+    """Play the started cribbage ``game`` to ``first``–``second`` (see ``play_cribbage``)."""
     target = max(first, second)
     append(game, "starter", {"card": "4C"}, f"{game.pk}-starter")
     loser, winner = ("s1", "s0") if first > second else ("s0", "s1")
