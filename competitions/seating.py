@@ -48,7 +48,10 @@ def check_sizes(*, max_size: int, min_size: int) -> None:
     """Refuse table bounds no table can meet."""
     if min_size < 1 or max_size < min_size:
         raise CompetitionError(
-            _("a table seats between {min} and {max} players: choose 1 ≤ fewest ≤ most"),
+            _(
+                "tables of {min} to {max} players cannot be set: the fewest must be 1 or more "
+                "and no more than the most"
+            ),
             min=min_size,
             max=max_size,
         )

@@ -190,6 +190,19 @@ def test_a_table_is_broken_up_when_the_field_no_longer_fills_the_tables():
     ]
 
 
+def test_the_biggest_table_gives_first():
+    # Tables of at most 3 for 11 players: 3 + 3 + 3 + 2. Table 1 (5) gives E, then tables 1
+    # and 2 are equal (4) and table 1 gives D; the new table is the smallest both times; then
+    # table 2 gives I to table 3.
+    tables = [list("ABCDE"), list("FGHI"), list("JK")]
+    assert balance(tables, (), max_size=3, min_size=1) == [
+        list("ABC"),
+        list("FGH"),
+        list("JKI"),
+        list("ED"),
+    ]
+
+
 def test_a_table_over_the_most_opens_a_new_one():
     # The last seated leave first: F, then E, then D.
     assert balance([list("ABCDEF")], (), max_size=4, min_size=2) == [list("ABC"), list("FED")]
@@ -238,8 +251,8 @@ def test_the_final_table_is_the_top_of_the_ranking():
         (lambda: seat_field(list("ABCDE"), max_size=4, min_size=4), "cannot sit at tables of 4"),
         (lambda: seat_field(list("A"), max_size=4, min_size=2), "1 players are too few"),
         (lambda: seat_field([], max_size=4, min_size=2), "0 players are too few"),
-        (lambda: seat_field(list("ABCD"), max_size=2, min_size=3), "between 3 and 2"),
-        (lambda: seat_field(list("ABCD"), max_size=2, min_size=0), "between 0 and 2"),
+        (lambda: seat_field(list("ABCD"), max_size=2, min_size=3), "tables of 3 to 2 players"),
+        (lambda: seat_field(list("ABCD"), max_size=2, min_size=0), "tables of 0 to 2 players"),
         (lambda: seat_field(list("ABCA"), max_size=4, min_size=2), "A is listed twice"),
         (lambda: reseat(list("ABCDE"), max_size=4, min_size=4), "cannot sit"),
         (lambda: balance([list("AB"), list("CD")], "ABC", max_size=4, min_size=2), "too few"),
