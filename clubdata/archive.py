@@ -40,6 +40,10 @@ from django.utils import timezone
 
 import ledger
 from club.models import Club, Member, Membership, Season, User
+from competitions.models import Competition, Entrant, TableResult
+from competitions.models import Round as CompetitionRound
+from competitions.models import Table as CompetitionTable
+from competitions.models import TableSeat as CompetitionSeat
 from evenings.models import (
     Attendee,
     Drive,
@@ -69,7 +73,16 @@ MANIFEST = "manifest.json"
 LOGINS = "data/logins.json"
 LOGIN_FIELDS = ("id", "username", "first_name", "last_name", "email")
 # The apps whose schema an archive states (and an import must know).
-SCHEMA_APPS = ("club", "ledger", "league", "evenings", "week", "scoring", "clubdata")
+SCHEMA_APPS = (
+    "club",
+    "ledger",
+    "league",
+    "evenings",
+    "week",
+    "scoring",
+    "clubdata",
+    "competitions",
+)
 
 
 class ArchiveError(Exception):
@@ -123,6 +136,15 @@ TABLES: tuple[Spec, ...] = (
     Spec(Schedule, "club"),
     Spec(ScheduleException, "schedule__club"),
     Spec(Reply, "evening__club"),
+    # Competitions (issue 29): before the games, whose competition_table points at their
+    # tables; the fee and prize keys and the pool's key carry the competition's and the
+    # entrants' ids ("competition:3:entrant:8"), a table's result its game's ("game:17").
+    Spec(Competition, "club"),
+    Spec(Entrant, "competition__club"),
+    Spec(CompetitionRound, "competition__club"),
+    Spec(CompetitionTable, "round__competition__club"),
+    Spec(CompetitionSeat, "table__round__competition__club"),
+    Spec(TableResult, "table__round__competition__club", refs=("game_ref",)),
     Spec(Game, "club"),
     Spec(Seat, "game__club"),
     # A guest's leave to record one game: the events it recorded name it. Only the hash of a
@@ -168,6 +190,8 @@ LEFT_OUT: dict[str, str] = {
 # exception (``clubdata.archive_ids.Ids.ref``). Pot and bet keys carry table and bet
 # numbers, not ids ("pot:kille:2", "bet:polskt_pass:1:3").
 REF_WORDS: dict[str, str] = {
+    "competition": "competitions.competition",
+    "entrant": "competitions.entrant",
     "member": "club.member",
     "guest": "evenings.attendee",
     "fee": "evenings.attendee",

@@ -59,9 +59,6 @@ class Competition(models.Model):
         Transaction, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
 
-    # What ``prizes`` paid, as [entrant id, place, öre] rows best first (the results card).
-    winners = models.JSONField(_("winners"), default=list, blank=True, editable=False)
-
     class Meta:
         ordering = ["-created_at", "-id"]
         verbose_name = _("competition")
@@ -111,6 +108,9 @@ class Entrant(models.Model):
     fee = models.OneToOneField(
         Transaction, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
+    # Written with the prize payment (``Competition.prizes``): his place and what he won.
+    place = models.PositiveSmallIntegerField(_("place"), null=True, blank=True)
+    prize_ore = models.BigIntegerField(_("prize (öre)"), default=0)
 
     class Meta:
         ordering = ["competition", "seed"]

@@ -3,7 +3,9 @@
 Design
 - The pool is a pot named after the competition (``ledger.pot_account``, key
   ``competition:<id>``, the competition's ``ref``).
-- ``post_fee``: an entrant's fee, once: the ledger key ``<ref>:fee:<entrant id>`` (and the
+- ``post_fee``: an entrant's fee, once: the ledger key ``<ref>:entrant:<entrant id>`` (the
+  word ``entrant``, not ``fee``: the club archive rewrites the ids after each word of a key,
+  and ``fee`` there names an evening's attendee; and the
   entrant's ``fee`` row, written in the same transaction as the entrant). A member pays from
   his account; a guest pays cash at the table, so the cash box takes it (as a guest settles
   on the spot at an evening). A withdrawn entrant's fee stays in the pool: it was an entry to
@@ -12,12 +14,12 @@ Design
   ranking (``prizes.split``: tied places share; the öre the rounding leaves go one each to
   the higher places; places nobody claimed go to the lowest placed, so nothing stays behind),
   in one balanced transaction keyed ``<ref>:prizes``: a second finish finds it. A member's
-  prize goes to his account, a guest's out of the cash box. What was paid, per entrant, is
-  kept in ``Competition.winners``.
+  prize goes to his account, a guest's out of the cash box. Each winner's place and prize are
+  written on his entrant row (``Entrant.place``, ``prize_ore``).
 - ``check_competition_money`` (registered with ``ledger.register_check``): for each of a
   club's competitions, the pool's entries are exactly the fees (each the competition's fee,
   from a non-duplicated entrant) and the prize payment; before the finish the pool holds the
-  fees, after it nothing, and the prizes paid are what ``winners`` says.
+  fees, after it nothing, and the prizes paid are what the entrants' ``prize_ore`` say.
 
 Relies on ``ledger`` (accounts, postings) and ``competitions.prizes``.
 """
@@ -54,7 +56,7 @@ def entrant_account(entrant: Entrant) -> Account:
 
 
 def fee_key(competition: Competition, entrant_id: int) -> str:
-    return f"{competition.ref}:fee:{entrant_id}"
+    return f"{competition.ref}:entrant:{entrant_id}"
 
 
 def prizes_key(competition: Competition) -> str:
@@ -115,8 +117,9 @@ def pay_prizes(
         ref=prizes_key(competition),
     )
     competition.prizes = tx
-    competition.winners = [[p.player, p.rank, p.amount_ore] for p in won]
-    competition.save(update_fields=["prizes", "winners"])
+    competition.save(update_fields=["prizes"])
+    for prize in won:
+        Entrant.objects.filter(pk=prize.player).update(place=prize.rank, prize_ore=prize.amount_ore)
     return tx
 
 
@@ -172,6 +175,6 @@ def check_competition_money(club: Club) -> list[str]:
         if competition.prizes_id:
             if pool.balance_ore != 0:
                 problems.append(f"{ref}: {pool.balance_ore} öre left in the pool after the prizes")
-            if sum(row[2] for row in competition.winners) != paid:
-                problems.append(f"{ref}: the winners' list does not add up to the prizes paid")
+            if sum(e.prize_ore for e in competition.entrants.all()) != paid:
+                problems.append(f"{ref}: the entrants' prizes do not add up to the prizes paid")
     return problems

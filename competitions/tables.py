@@ -270,13 +270,10 @@ def progress(round_: Round) -> tuple[int, int]:
 
 
 def winners(competition: Competition) -> list[tuple[Entrant, int, int]]:
-    """(entrant, place, prize öre) as the prize payment paid them, best first."""
-    if not competition.winners:
-        return []
-    entrants = competition.entrants.select_related("member").in_bulk(
-        [row[0] for row in competition.winners]
-    )
-    return [(entrants[e], place, amount) for e, place, amount in competition.winners]
+    """(entrant, place, prize öre) as the prize payment paid them, best first (the order of
+    the ranking they were paid by: place, then seed)."""
+    won = competition.entrants.filter(prize_ore__gt=0).select_related("member")
+    return [(e, e.place, e.prize_ore) for e in won.order_by("place", "seed")]
 
 
 def pool_ore(competition: Competition) -> int:

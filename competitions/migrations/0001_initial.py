@@ -104,12 +104,6 @@ class Migration(migrations.Migration):
                     ),
                 ),
                 (
-                    "winners",
-                    models.JSONField(
-                        blank=True, default=list, editable=False, verbose_name="winners"
-                    ),
-                ),
-                (
                     "prizes",
                     models.OneToOneField(
                         blank=True,
@@ -166,6 +160,11 @@ class Migration(migrations.Migration):
                         to="ledger.transaction",
                     ),
                 ),
+                (
+                    "place",
+                    models.PositiveSmallIntegerField(blank=True, null=True, verbose_name="place"),
+                ),
+                ("prize_ore", models.BigIntegerField(default=0, verbose_name="prize (öre)")),
                 (
                     "member",
                     models.ForeignKey(

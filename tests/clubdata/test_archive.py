@@ -584,3 +584,48 @@ def test_the_schema_the_manifest_states_is_this_instances(db):
     state = archive.schema_state()
     assert all(state[app] for app in ("club", "ledger", "league", "evenings", "scoring"))
     assert all(len(names) == 1 for app, names in state.items() if names)
+
+
+# --- issue 29: a competition moves with its club (C1) ------------------------------------------
+
+
+def test_a_finished_competition_moves_with_its_fees_prizes_and_results(
+    db, django_capture_on_commit_callbacks
+):
+    from competitions import running, tables
+    from competitions.models import Competition, Kind, TableResult
+    from tests.competitions.playing import play_cribbage
+
+    club = Club.objects.create(name="Cupklubben", slug="cup")
+    by = make_member(club, "Astrid Admin", roles=[Role.ADMIN, Role.SCORER]).user
+    with django_capture_on_commit_callbacks(execute=True):
+        cup = running.announce(
+            club,
+            by,
+            name="Cupen",
+            kind=Kind.SWISS,
+            game_key="cribbage",
+            rounds=1,
+            entry_fee_ore=5 * KR,
+            prize_percents=[100],
+        )
+        running.enter(cup, by, member=make_member(club, "Anna"))
+        running.enter(cup, by, guest_name="Gäst")
+        play_cribbage(running.start(cup, by).tables.get(number=1), 121, 80)
+        running.finish(cup, by)
+    with django_capture_on_commit_callbacks(execute=True):
+        copy = import_club(archive_of(club)).club
+    assert ledger.verify_books(copy) == []
+    moved = Competition.objects.get(club=copy)
+    keys = set(
+        Transaction.objects.filter(club=copy, key__startswith="competition:").values_list(
+            "key", flat=True
+        )
+    )
+    assert keys == {f"{moved.ref}:entrant:{e.pk}" for e in moved.entrants.all()} | {
+        f"{moved.ref}:prizes"
+    }
+    assert Account.objects.filter(club=copy, key=moved.ref).exists()
+    result = TableResult.objects.filter(table__round__competition=moved).first()
+    assert Game.objects.filter(club=copy, pk=int(result.game_ref.split(":")[1])).exists()
+    assert [(e.name, p, a) for e, p, a in tables.winners(moved)] == [("Anna", 1, 10 * KR)]

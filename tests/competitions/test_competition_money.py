@@ -45,7 +45,7 @@ def test_the_fee_is_posted_once_from_the_members_account_or_the_cash_box(club, s
     assert cash(club) == -FEE  # the cash box took the guest's fee (shown negated)
     assert tables.pool_ore(competition) == 2 * FEE
     keys = set(Transaction.objects.filter(club=club).values_list("key", flat=True))
-    assert keys == {f"{competition.ref}:fee:{e.pk}" for e in competition.entrants.all()}
+    assert keys == {f"{competition.ref}:entrant:{e.pk}" for e in competition.entrants.all()}
 
 
 def test_a_withdrawn_entrants_fee_stays_in_the_pool(club, scorer):
