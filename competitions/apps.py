@@ -12,3 +12,10 @@ class CompetitionsConfig(AppConfig):
         from competitions import money  # noqa: PLC0415
 
         ledger.register_check(money.check_competition_money)
+
+        # The start page's panel (C3): the running competitions and their rounds, the announced
+        # ones with "enter", else a link to the list.
+        from club import panels  # noqa: PLC0415
+        from competitions import views  # noqa: PLC0415
+
+        panels.register(17, "competitions/_panel.html", views.panel_context)

@@ -64,6 +64,7 @@ urlpatterns = [
     path("", include("evenings.urls")),
     path("", include("notices.urls")),
     path("", include("week.urls")),
+    path("", include("competitions.urls")),
     path("", include("clubdata.urls")),
 ]
 

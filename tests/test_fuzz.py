@@ -53,6 +53,8 @@ from hypothesis import strategies as st
 import evenings
 import ledger
 from club.models import Member, Role, Season, User
+from competitions import running as competitions
+from competitions.models import Competition, Entrant, Round, TableSeat
 from evenings import table_links
 from evenings.models import Evening
 from ledger import dues, exports, payments, season_statements
@@ -251,6 +253,20 @@ def world(club, django_capture_on_commit_callbacks):
         "job_id": [job.pk],
         "evening_id": [evening.pk, closed.pk, planned.pk],
     }
+    # The competitions (issue 29): a Swiss under way (round 1's tables: scoring's pad link) with
+    # a fee, and one announced.
+    cup = competitions.announce(
+        club, boss.user, name="Cupen", kind="swiss", game_key="cribbage", rounds=2,
+        entry_fee_ore=2000, prize_percents=[100],
+    )  # fmt: skip
+    for entrant in table[:4]:
+        competitions.enter(cup, boss.user, member=entrant)
+    round_1 = competitions.start(cup, boss.user)
+    soon = competitions.announce(
+        club, boss.user, name="Snart", kind="round_robin", game_key="kasino"
+    )
+    params["competition_id"] = [cup.pk, soon.pk]
+    params["table_id"] = [t.pk for t in round_1.tables.all()]
     # Routes whose parameters are free text: the real value and hostile ones.
     hostile_tokens = ["\x00", "x" * 300, "a" * 43, "%00", "٣"]
     # A table's link and a guest's link (scoring.guest).
@@ -377,6 +393,7 @@ def _read_forms(client: Client, urls: list[str]) -> tuple[dict[str, list[Form]],
 
 
 COUNTED = (Game, Seat, Event, Transaction, Entry, Member, User, Season, Period, AuditRecord)
+COUNTED = (*COUNTED, Competition, Entrant, Round, TableSeat)  # issue 29
 
 
 def _counts() -> tuple[int, ...]:

@@ -173,6 +173,51 @@ def _club_week(club, user) -> list[str]:
     return [base, base + "schedule/", f"{base}evenings/{first.pk}/"]
 
 
+def _club_competitions(club, user) -> list[str]:
+    """The competitions at the demo club (issue 29): a cribbage Swiss finished with its prizes,
+    one running (round 1's tables, a bye), a championship after a round and one announced;
+    their pages and boards (the start page's panel links to the list)."""
+    from competitions import results, running, tables
+
+    members = list(Member.objects.filter(club=club).order_by("pk"))
+
+    def played(competition, entrants):
+        for entrant in entrants:
+            running.enter(competition, user, member=entrant)
+        running.start(competition, user)
+        for row in tables.round_view(running.current_round(competition)):
+            if not row.is_bye:
+                rows = [
+                    results.Row(entrant, 121 - 10 * place, place + 1)
+                    for place, (entrant, _result) in enumerate(row.seats)
+                ]
+                results.record(row.table, f"game:lang-{row.table.pk}", rows)
+        return competition
+
+    done = running.announce(
+        club, user, name="Vårcupen", kind="swiss", game_key="cribbage", rounds=1,
+        entry_fee_ore=5000, prize_percents=[60, 40],
+    )  # fmt: skip
+    running.finish(played(done, members[:4]), user)
+    under_way = running.announce(
+        club, user, name="Höstcupen", kind="swiss", game_key="cribbage", rounds=3
+    )
+    for entrant in members[:5]:
+        running.enter(under_way, user, member=entrant)
+    running.start(under_way, user)
+    championship = running.announce(
+        club, user, name="Mästerskapet", kind="championship", game_key="stopp", rounds=2,
+        table_size=4, final_table_size=3,
+    )  # fmt: skip
+    played(championship, members[:8])
+    running.announce(club, user, name="Julcupen", kind="round_robin", game_key="kasino")
+    base = f"/c/{club.slug}/competitions/"
+    pages = [base]
+    for competition in (done, under_way, championship):
+        pages += [f"{base}{competition.pk}/", f"{base}{competition.pk}/board/"]
+    return [*pages, f"{base}{under_way.pk}/board/?tv=1"]
+
+
 def _demo_pages(client: Client) -> list[str]:
     """The pages of the demo club a member reaches: two levels of links from the club's home,
     and the pad of every game (the demo's finished ones and an open one of each kind)."""
@@ -211,6 +256,7 @@ def _demo_pages(client: Client) -> list[str]:
             tonight + part if not part.startswith("..") else f"/c/{club.slug}/evenings/options/"
         )
     pages.update(week_pages)
+    pages.update(_club_competitions(club, user))  # issue 29: the competition pages
     # The club's mail (notices): an unsubscribe link as a mail carries it (the mail page itself
     # is linked from the start page).
     from notices.mail import unsubscribe_token

@@ -121,6 +121,17 @@ def a_club_with_games_and_money():
         club=club, weekday=3, start_time=time(18, 30), first_date=timezone.localdate(), cap=8
     )
     planning.plan_ahead(club, timezone.localdate())
+    # A competition under way (issue 29): the start page's panel links to the list, the list to
+    # its page (round 1's tables, a bye, the entrants, the admin's buttons).
+    from competitions import running as competitions
+
+    cup = competitions.announce(
+        club, None, name="Höstcupen", kind="swiss", game_key="cribbage", rounds=3
+    )
+    for entrant in members[:5]:
+        competitions.enter(cup, None, member=entrant)
+    competitions.start(cup, None)
+    competitions.announce(club, None, name="Julcupen", kind="round_robin", game_key="kasino")
     return club
 
 
@@ -242,4 +253,11 @@ def test_every_tap_target_a_member_reaches_is_thumb_sized(page, live_server, out
     token = unsubscribe_token(reader, "report")
     assert open_html(page, live_server.url + reverse("notices:unsubscribe", args=[token]))
     assert page.evaluate(_MEASURE, MIN_PX) == [], "the unsubscribe page has small targets"
+    assert any("/competitions/" in p for p in measured), f"no competition page: {measured}"
+    # A competition's board (issue 29), three links from the start page.
+    cup = club.competitions.get(name="Höstcupen")
+    assert open_html(
+        page, live_server.url + reverse("competitions:board", args=[club.slug, cup.pk])
+    )
+    assert page.evaluate(_MEASURE, MIN_PX) == [], "the competition's board has small targets"
     assert not report, f"targets under {MIN_PX} px:\n" + "\n".join(report)

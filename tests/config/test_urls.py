@@ -62,7 +62,16 @@ def small_club(club):
     _, guest_token = guest.create_pass(game, boss.user)
     Club.objects.filter(pk=club.pk).update(league_share_token="en-delad-ligatabell-for-alla")
     user = boss.user
+    # A competition under way (issue 29): its pages, and a table's pad link (scoring).
+    from competitions import running as competitions
+
+    cup = competitions.announce(club, None, name="Cup", kind="swiss", game_key="cribbage", rounds=1)
+    for entrant in (boss, other):
+        competitions.enter(cup, None, member=entrant)
+    cup_table = competitions.start(cup, None).tables.get()
     return {
+        "competition_id": cup.pk,
+        "table_id": cup_table.pk,
         "client": client_for(boss),
         "club_slug": club.slug,
         "game_key": "cribbage",
