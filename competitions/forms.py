@@ -35,7 +35,8 @@ GUEST_LENGTH = Entrant._meta.get_field("guest_name").max_length
 
 def two_player_keys() -> list[str]:
     """The games two people can play, by their declarations (a Swiss or round robin needs
-    one): cribbage, Kasino, Tvåmanswhist and any game registered that seats two."""
+    one): cribbage, Kasino, Tvåmanswhist and any game registered that seats two; not a game
+    played from a pot (a two-player tournament's tables play at once, each its own match)."""
     return [
         g.key
         for g in registry.all_games()
@@ -159,13 +160,7 @@ class AnnounceForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        # A game played from a pot is not offered: a pot is at one table at a time, and a
-        # round's tables play at once (running.announce refuses it too).
-        self.fields["game_key"].choices = [
-            (g.key, gettext(g.name))
-            for g in registry.all_games()
-            if not g.declaration.plays_from_pot
-        ]
+        self.fields["game_key"].choices = [(g.key, gettext(g.name)) for g in registry.all_games()]
         if not self.is_bound:
             self.initial.setdefault("submission", uuid.uuid4().hex)
             self.initial.setdefault("game_key", "cribbage")

@@ -253,7 +253,7 @@ def _detail_context(request, competition: Competition, enter_form) -> dict:
         "entrants": entrants,
         "mine": mine,
         "can_enter_me": not finished
-        and (mine is None or mine.dropped_after is not None)
+        and mine is None
         and not (competition.is_running and competition.kind == Kind.ROUND_ROBIN),
         "can_run": can_run,
         "can_seat": can_seat,

@@ -7,6 +7,8 @@ tap acts once."""
 from __future__ import annotations
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from competitions import results, running, tables
@@ -124,7 +126,7 @@ def test_a_double_tap_on_announce_announces_once(club, admin_member):
             "2 till 6",
             "2 to 6",
         ),
-        ({"kind": "championship", "game_key": "kille", "table_size": "5"}, "kille", "kille"),
+        ({"game_key": "kille"}, "inte ett spel för två", "not a game for two"),
         ({"prize_percents": ""}, "prispotten", "prize pool"),
         ({"submission": ""}, "", ""),
     ],
@@ -226,6 +228,7 @@ def test_a_scorer_enters_a_member_and_a_guest_and_withdraws_one(club, scorer, ad
     client = client_for(scorer)
     url = detail_url(competition)
     assert client.post(url, {"action": "enter", "member": other.pk}).status_code == 302
+    assert client.post(url, {"action": "enter", "guest_name": "Gäst Gunnar"}).status_code == 302
     assert client.post(url, {"action": "enter", "guest_name": "Gäst Gunnar"}).status_code == 302
     names = [e.name for e in competition.entrants.order_by("seed")]
     assert names == ["Olga Annan", "Gäst Gunnar"]
@@ -351,3 +354,21 @@ def test_the_start_page_shows_the_running_and_the_announced(club, member, admin_
     assert response.status_code == 302
     assert soon.entrants.filter(member=member).exists()
     assert "du är med" in client.get(home).content.decode()
+
+
+def test_a_competitions_page_and_board_read_the_same_queries_for_4_or_16_entrants(
+    club, admin_member
+):
+    client = client_for(admin_member)
+    counts = []
+    for size in (4, 16):
+        competition = announced(club, admin_member, name=f"{size} spelare")
+        with_entrants(competition, [make_member(club) for _ in range(size)])
+        running.start(competition, None)
+        finish_round(running.current_round(competition))
+        for url in (detail_url(competition), board_url(competition)):
+            client.get(url)
+            with CaptureQueriesContext(connection) as queries:
+                assert client.get(url).status_code == 200
+            counts.append(len(queries))
+    assert counts[:2] == counts[2:], counts
