@@ -41,6 +41,7 @@ from evenings import table_links
 FINISHED_SHOWN = 20  # finished competitions on the list
 PANEL_SHOWN = 3
 BOARD_STANDINGS = 10
+PODIUM = 3  # the winners a finished competition without prizes shows
 # A second "Announce" with the same name by the same login this soon is the same tap again.
 DOUBLE_TAP = timedelta(minutes=2)
 
@@ -180,6 +181,16 @@ def _table_cards(request: HttpRequest, rows, *, with_qr: bool) -> list[dict]:
     return cards
 
 
+def _winners(competition: Competition, standings) -> list[tuple]:
+    """A finished competition's winners: as the prize payment paid them, or without prizes
+    (no fee) the standings' top three."""
+    if competition.status != Status.FINISHED:
+        return []
+    return tables.winners(competition) or [
+        (row.entrant, row.rank, 0) for row in standings if row.rank <= PODIUM
+    ]
+
+
 def _has_results(competition: Competition) -> bool:
     """Standings say something once a table has finished or someone had a bye."""
     return (
@@ -193,14 +204,15 @@ def _round_numbers(competition: Competition, current: Round | None) -> list[int]
     """A championship's standings have a column per round played so far."""
     if competition.is_two_player or current is None:
         return []
-    return list(range(1, current.number + 1))
+    played = current.number - 1 if current.is_final else current.number  # the final: a column
+    return list(range(1, played + 1))
 
 
 def _round_state(competition: Competition, current: Round | None) -> dict:
     """What the admin's buttons say: the round's progress and why "Next round" or "Finish"
     waits."""
     if current is None:
-        return {"finished": 0, "all": 0, "waiting": "", "last": False}
+        return {"finished": 0, "all": 0, "waiting": "", "last": False, "next_is_final": False}
     done, total = tables.progress(current)
     waiting = ""
     if done < total:
@@ -208,9 +220,16 @@ def _round_state(competition: Competition, current: Round | None) -> dict:
             "n": total - done,
             "all": total,
         }
-    more_final = competition.final_table_size and not current.is_final
-    last = current.number >= competition.rounds and not more_final
-    return {"finished": done, "all": total, "waiting": waiting, "last": last}
+    # The planned rounds count the final table's round (running.announce).
+    last = current.is_final or current.number >= competition.rounds
+    next_is_final = bool(competition.final_table_size) and current.number + 1 == competition.rounds
+    return {
+        "finished": done,
+        "all": total,
+        "waiting": waiting,
+        "last": last,
+        "next_is_final": next_is_final,
+    }
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -239,7 +258,8 @@ def _detail_context(request, competition: Competition, enter_form) -> dict:
     entrants = list(competition.entrants.select_related("member").order_by("seed"))
     mine = next((e for e in entrants if e.member_id == member.pk), None)
     finished = competition.status == Status.FINISHED
-    winners = tables.winners(competition) if finished else []
+    standings = tables.standings(competition) if _has_results(competition) else []
+    winners = _winners(competition, standings)
     if enter_form is None and can_seat and not finished:
         enter_form = EnterForm(competition=competition)
     return {
@@ -248,7 +268,7 @@ def _detail_context(request, competition: Competition, enter_form) -> dict:
         "current": current,
         "cards": _table_cards(request, rows, with_qr=True),
         "state": _round_state(competition, current),
-        "standings": tables.standings(competition) if _has_results(competition) else [],
+        "standings": standings,
         "round_numbers": _round_numbers(competition, current),
         "entrants": entrants,
         "mine": mine,
@@ -318,7 +338,9 @@ def _act(request: HttpRequest, competition: Competition):
             current = running.current_round(competition)
             if current is not None and inputs.is_int_text(shown) and str(current.number) == shown:
                 _once(
-                    lambda: running.next_round(competition, request.user),
+                    lambda: running.next_round(
+                        competition, request.user, number=current.number + 1
+                    ),
                     lambda: running.current_round(competition).number != current.number,
                 )
                 messages.success(
@@ -391,7 +413,7 @@ def competition_board(request: HttpRequest, competition_id: int) -> HttpResponse
         "round_numbers": _round_numbers(competition, current),
         "tv": tv,
         "layout": evening_board.tv_layout(len(standings), len(rows), longest),
-        "winners": tables.winners(competition) if competition.status == Status.FINISHED else [],
+        "winners": _winners(competition, standings),
     }
     template = "competitions/competition_board.html"
     if request.htmx:

@@ -372,3 +372,59 @@ def test_a_competitions_page_and_board_read_the_same_queries_for_4_or_16_entrant
                 assert client.get(url).status_code == 200
             counts.append(len(queries))
     assert counts[:2] == counts[2:], counts
+
+
+def test_a_championship_seats_its_final_table_and_shows_each_rounds_score(club, admin_member):
+    competition = announced(
+        club,
+        admin_member,
+        name="Stopp-SM",
+        kind=Kind.CHAMPIONSHIP,
+        game_key="stopp",
+        rounds=2,
+        table_size=4,
+        final_table_size=3,
+    )
+    with_entrants(competition, [make_member(club, f"Spelare {n}") for n in range(8)])
+    client = client_for(admin_member)
+    url = detail_url(competition)
+    client.post(url, {"action": "start"})
+    round_1 = running.current_round(competition)
+    assert [len(row.seats) for row in tables.round_view(round_1)] == [4, 4]
+    for row in tables.round_view(round_1):
+        rows = [
+            results.Row(entrant, 40 - 10 * place, place + 1)
+            for place, (entrant, _result) in enumerate(row.seats)
+        ]
+        results.record(row.table, f"game:test-{row.table.pk}", rows)
+    page = client.get(url).content.decode()
+    assert "Placera finalbordet" in page
+    assert "O1" in page  # a column per round
+    assert "Final" in page
+    assert client.post(url, {"action": "next-round", "round": "1"}).status_code == 302
+    final = running.current_round(competition)
+    assert final.is_final
+    page = client.get(url).content.decode()
+    assert "Finalbordet" in page
+    assert page.count('data-testid="seats"') == 1
+    [row] = tables.round_view(final)
+    assert len(row.seats) == 3
+    rows = [
+        results.Row(entrant, 30 - 10 * place, place + 1)
+        for place, (entrant, _result) in enumerate(row.seats)
+    ]
+    results.record(row.table, f"game:test-{row.table.pk}", rows)
+    assert client.post(url, {"action": "finish"}).status_code == 302
+    page = client.get(url).content.decode()
+    # No fee, no prizes: the card shows the standings' top three, the final table's order.
+    card = page[
+        page.index('data-testid="results-card"') : page.index(
+            "</section>", page.index('data-testid="results-card"')
+        )
+    ]
+    assert card.count('data-testid="winner"') == 3
+    assert [e.name for e, _result in row.seats][0] in card
+    assert 'data-testid="next-round"' not in page
+    standings = page[page.index('data-testid="standings"') :]
+    assert standings.count('<th scope="col" class="num">') >= 2  # round 1, total, final
+    assert "O2" not in standings  # round 2 is the final: its own column
