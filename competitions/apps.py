@@ -9,9 +9,11 @@ class CompetitionsConfig(AppConfig):
     def ready(self) -> None:
         # The books' check: each competition's pool against its fees and prizes.
         import ledger  # noqa: PLC0415 - the ledger's public names load with the app registry
-        from competitions import money  # noqa: PLC0415
+        from competitions import memos, money  # noqa: PLC0415
 
         ledger.register_check(money.check_competition_money)
+        # The fees' and prizes' memos in the reader's language.
+        ledger.register_describer(memos.describe_competition_money)
 
         # The start page's panel (C3): the running competitions and their rounds, the announced
         # ones with "enter", else a link to the list.

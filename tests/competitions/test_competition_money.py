@@ -196,3 +196,17 @@ def test_enter_twice_at_once_enters_once_and_posts_one_fee(club, scorer):
     at_once(lambda _n: running.enter(competition, scorer.user, member=anna), range(5))
     assert competition.entrants.count() == 1
     assert ledger.balance(ledger.member_account(anna)) == -FEE
+
+
+def test_the_fee_and_prize_memos_read_in_the_readers_language(club, scorer):
+    from django.utils import translation
+
+    with translation.override("sv"):
+        competition = four_played(club, scorer)
+        running.finish(competition, scorer.user)
+    shown = list(Transaction.objects.filter(key__startswith=competition.ref).order_by("pk"))
+    assert shown[-1].memo == "Vårcupen: priser"
+    with translation.override("en"):
+        ledger.describe(shown)
+    assert shown[0].memo == "Vårcupen: entry fee, A"
+    assert shown[-1].memo == "Vårcupen: prizes"
