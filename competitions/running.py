@@ -312,8 +312,9 @@ def withdraw(entrant: Entrant, by: User | None) -> Entrant:
 
 
 def _begun(table: Table) -> bool:
-    """Has the table's game started (or a result come in)? Its seats then stay."""
-    return table.is_bye or table.results.exists() or table.games.exclude(status="voided").exists()
+    """Has the table's game started (or a result come in)? Its seats then stay. A voided
+    game counts too: the table row is its game's (``Game.competition_table`` protects it)."""
+    return table.is_bye or table.results.exists() or table.games.exists()
 
 
 def _opponent_takes_a_bye(round_: Round, table: Table, gone: Entrant) -> None:

@@ -181,3 +181,17 @@ def test_a_corrected_result_of_round_one_leaves_round_two_as_it_was(club, scorer
     assert pairs(second) == before
     rows = {row.entrant.name: row for row in tables.standings(competition)}
     assert (rows["A"].wins, rows["B"].wins, rows["B"].spread) == (0, 1, 5)
+
+
+def test_a_drop_at_a_table_whose_game_has_started_keeps_the_table(club, scorer):
+    from tests.competitions.playing import start
+
+    competition = swiss(club, scorer.user)
+    a, _b, _c, _d = enter_all(competition, scorer.user, "ABCD")
+    first = running.start(competition, scorer.user)
+    start(first.tables.get(number=1))
+    running.withdraw(a, scorer.user)
+    a.refresh_from_db()
+    assert a.dropped_after == 1  # he plays round 1 out (or the host ends his game)
+    assert pairs(first) == [("A", "B"), ("C", "D")]
+    assert byes(first) == []
