@@ -53,8 +53,15 @@ from evenings.models import (
     TableSeat,
 )
 from evenings.models import Table as EveningTable
-from honours.models import HandPrize, HonourPaid
-from league.models import GameResult, HeadToHead, LeagueProgress, OwedResult, RatingPoint, Standing
+from league.models import (
+    GameResult,
+    HeadToHead,
+    LeagueFormat,
+    LeagueProgress,
+    OwedResult,
+    RatingPoint,
+    Standing,
+)
 from ledger.models import (
     Account,
     AuditRecord,
@@ -83,7 +90,6 @@ SCHEMA_APPS = (
     "scoring",
     "clubdata",
     "competitions",
-    "honours",
 )
 
 
@@ -160,11 +166,9 @@ TABLES: tuple[Spec, ...] = (
     Spec(RatingPoint, "club", refs=("game_ref",)),
     Spec(HeadToHead, "season__club"),
     Spec(LeagueProgress, "club"),
+    # How the club counts its seasons (issue 29): names no member.
+    Spec(LeagueFormat, "club"),
     Spec(OwedResult, "club", refs=("game_ref", "payload")),
-    # The hand prizes (issue 29): what the club rewards, and each prize paid with its
-    # transaction ("game:<id>" and the payee's account key carry ids).
-    Spec(HandPrize, "club"),
-    Spec(HonourPaid, "club", refs=("game_ref", "payee_key")),
     Spec(AuditRecord, "club", refs=("subject", "data")),
 )
 BY_LABEL = {spec.label: spec for spec in TABLES}

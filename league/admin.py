@@ -7,6 +7,7 @@ from core.admin import ReadOnlyAdmin
 from league.models import (
     GameResult,
     HeadToHead,
+    LeagueFormat,
     LeagueProgress,
     OwedResult,
     RatingPoint,
@@ -49,4 +50,12 @@ class LeagueProgressAdmin(ReadOnlyAdmin):
 class OwedResultAdmin(ReadOnlyAdmin):
     list_display = ["game_ref", "action", "owed_since", "delivered_at", "attempts", "last_error"]
     list_filter = ["club", "action"]
+    list_select_related = ["club"]
+
+
+@admin.register(LeagueFormat)
+class LeagueFormatAdmin(admin.ModelAdmin):
+    """Set on the league's settings page; here to look at (and for a fix by hand)."""
+
+    list_display = ["club", "best", "unit", "participation", "minimum"]
     list_select_related = ["club"]

@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from club import seasons
 from club.models import Club, Season
 from core import inputs
+from league.models import LeagueFormat
 
 
 class LeagueSettingsForm(forms.ModelForm):
@@ -70,3 +71,45 @@ class SeasonForm(forms.ModelForm):
         """The season, added by ``seasons.add_season`` (a refusal raises ``ValidationError``)."""
         data = self.cleaned_data
         return seasons.add_season(self.club, data["name"], data["start"], data["end"])
+
+
+def _label(name: str) -> str:
+    return capfirst(LeagueFormat._meta.get_field(name).verbose_name)
+
+
+class LeagueFormatForm(forms.ModelForm):
+    """The club's league format (``league.formats``); the points table is checked by the
+    model's validator, which names the line it refuses."""
+
+    # ASCII digits, bounded by the columns (core.inputs).
+    best = inputs.IntegerField(label=_label("best"), min_value=1, max_value=32767, required=False)
+    participation = inputs.IntegerField(label=_label("participation"), min_value=0, max_value=1000)
+    minimum = inputs.IntegerField(label=_label("minimum"), min_value=0, max_value=32767)
+    points_table = inputs.TextField(
+        label=_label("points_table"), max_length=2000, multiline=True, required=False
+    )
+
+    class Meta:
+        model = LeagueFormat
+        fields = ["best", "unit", "participation", "points_table", "minimum"]
+        widgets = {
+            "points_table": forms.Textarea(
+                attrs={"rows": 4, "placeholder": "4: 10 6 3 1\n3: 8 4 1"}
+            ),
+        }
+
+    def __init__(self, *args, club: Club, **kwargs):
+        instance = LeagueFormat.objects.filter(club=club).first() or LeagueFormat(club=club)
+        super().__init__(*args, instance=instance, **kwargs)
+        self.club = club
+        for name in ("best", "participation", "points_table", "minimum"):
+            self.fields[name].help_text = LeagueFormat._meta.get_field(name).help_text
+
+    def save(self, commit: bool = True) -> LeagueFormat:
+        """One row per club, whoever saves first (two admins at once update the same row)."""
+        data = {name: self.cleaned_data[name] for name in self.Meta.fields}
+        data["points_table"] = data["points_table"] or ""
+        league_format, _created = LeagueFormat.objects.update_or_create(
+            club=self.club, defaults=data
+        )
+        return league_format

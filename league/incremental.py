@@ -35,7 +35,13 @@ from league.models import GameResult, HeadToHead, LeagueProgress, RatingPoint, S
 from league.rating_points import insert_points, latest_ratings, rate_from
 from league.ratings import rate_games
 from league.rows import Row, by_game, read_rows
-from league.tables import append_to_table, build_table, rebuild_table, season_results
+from league.tables import (
+    active_format,
+    append_to_table,
+    build_table,
+    rebuild_table,
+    season_results,
+)
 
 
 def lock_progress(club_id: int, game_key: str) -> LeagueProgress:
@@ -140,8 +146,14 @@ def _append(club: Club, game_key: str, seasons: list[Season], progress: LeaguePr
         season = _season_of(seasons, rows[0].finished_at)
         if season is not None:
             by_season[season].append(rows)
+    # Best N of M is not a sum (a new evening can move a dropped result back in): a club with
+    # a league format has the season's table rebuilt, with the ratings just stored.
+    rebuild = active_format(club) is not None
     for season, season_games in by_season.items():
-        append_to_table(club, season, game_key, season_games, points)
+        if rebuild:
+            rebuild_table(club, season, game_key)
+        else:
+            append_to_table(club, season, game_key, season_games, points)
     progress.through = games[-1][0].finished_at
     progress.save(update_fields=["through"])
     return len(by_season)

@@ -6,11 +6,14 @@ the tables were ``club_*`` until the league became an app of its own (migrations
 
 from __future__ import annotations
 
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from club.models import Club, Member, Season
+from league.formats import FormatError, LeagueRules, parse_points_table
 
 
 class GameResult(models.Model):
@@ -212,3 +215,106 @@ class OwedResult(models.Model):
     def __str__(self) -> str:
         state = "delivered" if self.delivered_at else "owed"
         return f"{self.game_ref}: {self.action}, {state}"
+
+
+# --- The club's league format (issue 29; the rules are ``league.formats``) -------------------
+
+
+class FormatUnit(models.TextChoices):
+    EVENING = "evening", _("evenings (club days)")
+    GAME = "game", _("single games")
+
+
+def validate_points_table(text: str) -> None:
+    """The points table's one check (``league.formats.parse_points_table``), in the reader's
+    language, naming the line."""
+    try:
+        parse_points_table(text)
+    except FormatError as error:
+        message = gettext(error.template).format(**error.params)
+        raise ValidationError(message, code="points_table") from None
+
+
+class LeagueFormat(models.Model):
+    """How the club's seasons are counted: the best N results, participation points, a points
+    table per number of players, a minimum to be ranked (``league.formats``).
+
+    One per club, beside the placement scheme it can replace: it applies to every season and
+    game kind, and saving it rebuilds every table, as changing the scheme does. Every option
+    at its default (``is_default``) is the league as it was before formats, built by the same
+    code."""
+
+    club = models.OneToOneField(Club, on_delete=models.CASCADE, related_name="league_format")
+    best = models.PositiveSmallIntegerField(
+        _("count the best"),
+        null=True,
+        blank=True,
+        help_text=_("How many results count for each player; empty: every result counts."),
+    )
+    unit = models.CharField(
+        _("a result is"), max_length=10, choices=FormatUnit.choices, default=FormatUnit.EVENING
+    )
+    participation = models.PositiveSmallIntegerField(
+        _("participation points"),
+        default=0,
+        help_text=_("Points for every evening or game played, counted or dropped."),
+    )
+    points_table = models.TextField(
+        _("points table"),
+        blank=True,
+        max_length=2000,
+        validators=[validate_points_table],
+        help_text=_(
+            "One line per number of players: 4: 10 6 3 1 gives 10 points for a win at a table "
+            "of four, 1 for last. A number of players without a line earns nothing. Empty: the "
+            "league points above."
+        ),
+    )
+    minimum = models.PositiveSmallIntegerField(
+        _("minimum to be ranked"),
+        default=0,
+        help_text=_("Evenings or games a player needs before being ranked."),
+    )
+
+    class Meta:
+        ordering = ["club"]
+        verbose_name = _("league format")
+        verbose_name_plural = _("league formats")
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(best__isnull=True) | models.Q(best__gte=1),
+                name="league_leagueformat_best_positive",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.club}: {self.describe_plain()}"
+
+    @property
+    def is_default(self) -> bool:
+        return (
+            self.best is None
+            and self.participation == 0
+            and not self.points_table.strip()
+            and self.minimum == 0
+        )
+
+    def table(self) -> dict[int, tuple[int, ...]] | None:
+        """The points table, parsed (``None``: the club's placement points)."""
+        return parse_points_table(self.points_table) if self.points_table.strip() else None
+
+    def rules(self) -> LeagueRules:
+        return LeagueRules(
+            best=self.best,
+            participation=self.participation,
+            points_table=self.table(),
+            minimum=self.minimum,
+        )
+
+    def describe_plain(self) -> str:
+        """For the admin's list (English, terse); the pages say it in words."""
+        if self.is_default:
+            return "default"
+        best = f"best {self.best}" if self.best else "all"
+        table = ", table" if self.points_table.strip() else ""
+        return f"{best} {self.unit}s, +{self.participation}, min {self.minimum}{table}"

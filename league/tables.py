@@ -11,6 +11,9 @@
   score. Cribbage skunks may count double (triple for a double skunk) as a club option.
 - Rows are ranked by points, points per game, wins and rating; a full tie keeps the order in
   which the players first appeared in the season.
+- A club with a league format (``league.formats``: best N of M, participation points, a points
+  table, a minimum) has its tables built by ``build_table`` under the format and never
+  appended to (``active_format``; the design is in ``league.formats``).
 
 A line's rating is the member's latest ``RatingPoint`` up to the season's end, so the ratings are
 brought up to date first (``league.incremental`` does it in that order). Reads the results as
@@ -29,7 +32,8 @@ from django.db.models import Max
 from django.utils import timezone
 
 from club.models import Club, PlacementScheme, Season
-from league.models import GameResult, HeadToHead, RatingPoint, Standing
+from league.formats import count_season, table_points
+from league.models import GameResult, HeadToHead, LeagueFormat, RatingPoint, Standing
 from league.ratings import Point
 from league.rows import Row, by_game, read_rows
 
@@ -131,8 +135,12 @@ def build_table(club: Club, season: Season, key: str, games: list[list[Row]]) ->
         member: (point.ordinal, point.change, point.games)
         for member, point in _ratings_at(club, key, season).items()
     }
-    # ``lines`` holds the members in the order they first played: a full tie keeps it.
-    ordered = sorted(lines, key=lambda member: sort_key(lines[member], ratings.get(member)))
+    league_format = active_format(club)
+    if league_format is not None:
+        ordered = _by_format(club, league_format, games, lines)
+    else:
+        # ``lines`` holds the members in the order they first played: a full tie keeps it.
+        ordered = sorted(lines, key=lambda member: sort_key(lines[member], ratings.get(member)))
     Standing.objects.bulk_create(
         _standing(season, key, member, rank, lines[member], ratings.get(member))
         for rank, member in enumerate(ordered, start=1)
@@ -143,6 +151,64 @@ def build_table(club: Club, season: Season, key: str, games: list[list[Row]]) ->
         )
         for (a, b), (w, lo, d) in h2h.items()
     )
+
+
+def active_format(club: Club) -> LeagueFormat | None:
+    """The club's league format, or ``None`` when it has none or one at the defaults (the
+    league as it was before formats, built and appended as before)."""
+    league_format = LeagueFormat.objects.filter(club_id=club.pk).first()
+    return None if league_format is None or league_format.is_default else league_format
+
+
+def _by_format(
+    club: Club, league_format: LeagueFormat, games: list[list[Row]], lines: dict[int, _Line]
+) -> list[int]:
+    """Count the season under the club's format: each line's points become the format's total,
+    its ``extra["league_format"]`` says what counted; the members in rank order, the unranked
+    (too few appearances) after the ranked."""
+    table = league_format.table()
+
+    def points_of(rows: list[Row]) -> dict[int, int]:
+        firsts = sum(1 for r in rows if r.placement == 1)
+        return {
+            r.member_id: (
+                table_points(table, r.players, r.placement)
+                if table is not None
+                else _points(club, r, firsts > 1)
+            )
+            for r in rows
+            if r.member_id is not None
+        }
+
+    counted = count_season(
+        games, league_format.rules(), league_format.unit, points_of, timezone.localdate
+    )
+    shape = {
+        "best": league_format.best,
+        "unit": league_format.unit,
+        "per": league_format.participation,
+        "minimum": league_format.minimum,
+        "table": table is not None,
+        "of": counted.occasions,
+    }
+
+    def shown(results) -> list:
+        return [[counted.days[s.appearance.occasion].isoformat(), s.points] for s in results]
+
+    ordered = []
+    for line in counted.season.ranked + counted.season.unranked:
+        target = lines[line.player]
+        target.points = line.total
+        target.extra["league_format"] = {
+            **shape,
+            "rank": line.rank,
+            "counted": shown(line.counted),
+            "dropped": shown(line.dropped),
+            "appearances": line.appearances,
+            "participation": line.participation,
+        }
+        ordered.append(line.player)
+    return ordered
 
 
 def _standing(

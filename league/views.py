@@ -8,6 +8,7 @@ or voided game.
 from __future__ import annotations
 
 import secrets
+from datetime import date
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
@@ -19,6 +20,7 @@ from django.utils import timezone
 from django.utils.formats import date_format, number_format
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from club.access import club_view
@@ -27,7 +29,7 @@ from club.seasons import current_season
 from core import inputs
 from core.tasks import enqueue_on_commit
 from league.charts import line_chart
-from league.forms import LeagueSettingsForm, SeasonForm
+from league.forms import LeagueFormatForm, LeagueSettingsForm, SeasonForm
 from league.models import GameResult, HeadToHead, RatingPoint, Standing
 from league.names import game_names
 from league.tasks import recompute_club_task
@@ -55,8 +57,12 @@ def _table_context(club: Club, params, *, shared: bool = False) -> dict:
     keys.sort(key=lambda k: list(names).index(k) if k in names else 99)
     game_key = params.get("game") if params.get("game") in keys else (keys[0] if keys else "")
     rows = list(Standing.objects.filter(season=season, game_key=game_key).select_related("member"))
+    league_format = rows[0].extra.get("league_format") if rows else None
+    for row in rows:
+        row.place, row.format_note = _format_place(row)
     provisional = club.provisional_games
     return {
+        "format_sentence": format_sentence(league_format) if league_format else "",
         "seasons": seasons,
         "season": season,
         "games": [(k, names.get(k, k)) for k in keys],
@@ -151,7 +157,13 @@ def player(request: HttpRequest, member_id: int) -> HttpResponse:
         .order_by("opponent__name")
     )
     ranked = sorted((row for row in h2h if row.wins + row.losses), key=lambda r: r.wins - r.losses)
+    line = Standing.objects.filter(season=season, game_key=game_key, member=person).first()
+    counted = line.extra.get("league_format") if line else None
     context = {
+        "format_sentence": format_sentence(counted) if counted else "",
+        "format_line": counted,
+        "format_counted": _format_results(counted["counted"]) if counted else [],
+        "format_dropped": _format_results(counted["dropped"]) if counted else [],
         "person": person,
         "games": [(k, names.get(k, k)) for k in keys],
         "game_key": game_key,
@@ -223,7 +235,7 @@ def share_url(request: HttpRequest, club: Club) -> str:
 @require_http_methods(["GET", "HEAD", "POST"])
 @club_view(role=Role.ADMIN)
 def settings_page(request: HttpRequest) -> HttpResponse:
-    """League points, the provisional threshold, and the club's seasons."""
+    """League points, the provisional threshold, the league format, and the club's seasons."""
     club = request.club
     settings_form = LeagueSettingsForm(
         request.POST if request.POST.get("form") == "settings" else None, instance=club
@@ -231,8 +243,13 @@ def settings_page(request: HttpRequest) -> HttpResponse:
     season_form = SeasonForm(
         request.POST if request.POST.get("form") == "season" else None, club=club
     )
+    format_form = LeagueFormatForm(
+        request.POST if request.POST.get("form") == "format" else None, club=club
+    )
     if request.method == "POST":
-        form = settings_form if request.POST.get("form") == "settings" else season_form
+        form = {"settings": settings_form, "format": format_form}.get(
+            request.POST.get("form"), season_form
+        )
         saved = form.is_valid()
         if saved:
             try:
@@ -241,7 +258,7 @@ def settings_page(request: HttpRequest) -> HttpResponse:
                 form.add_error(None, error)
                 saved = False
         if saved:
-            # Points, seasons and thresholds change every table: rebuild them.
+            # Points, seasons, thresholds and the format change every table: rebuild them.
             enqueue_on_commit(recompute_club_task, club.pk)
             messages.success(request, _("Saved; the league tables are being recomputed."))
             return redirect("league:settings", club_slug=club.slug)
@@ -249,9 +266,102 @@ def settings_page(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "league/league_settings.html",
-        {"settings_form": settings_form, "season_form": season_form, "seasons": seasons},
+        {
+            "settings_form": settings_form,
+            "season_form": season_form,
+            "format_form": format_form,
+            "seasons": seasons,
+        },
         status=422 if request.method == "POST" else 200,
     )
+
+
+# --- The league format on the pages (league.formats; the table carries what it was built with)
+
+
+def format_sentence(shape: dict) -> str:
+    """The format a table was counted under, in one sentence: "Best 8 of 12 evenings; 1 point
+    per evening played; at least 4 evenings to be ranked"."""
+    evenings = shape["unit"] == "evening"
+    best, of = shape["best"], shape["of"]
+    values = {"best": best, "of": of}
+    if best and of > best:
+        first = (
+            ngettext("Best %(best)d of %(of)d evening", "Best %(best)d of %(of)d evenings", of)
+            if evenings
+            else ngettext("Best %(best)d of %(of)d game", "Best %(best)d of %(of)d games", of)
+        ) % values
+    elif best:
+        first = (
+            ngettext(
+                "The best %(best)d evening counts (%(of)d so far)",
+                "The best %(best)d evenings count (%(of)d so far)",
+                best,
+            )
+            if evenings
+            else ngettext(
+                "The best %(best)d game counts (%(of)d so far)",
+                "The best %(best)d games count (%(of)d so far)",
+                best,
+            )
+        ) % values
+    else:
+        first = _("Every evening counts") if evenings else _("Every game counts")
+    parts = [first]
+    if shape["table"]:
+        parts.append(_("points from the table for the number of players"))
+    per = shape["per"]
+    if per:
+        parts.append(
+            (
+                ngettext("%(n)d point per evening played", "%(n)d points per evening played", per)
+                if evenings
+                else ngettext("%(n)d point per game played", "%(n)d points per game played", per)
+            )
+            % {"n": per}
+        )
+    least = shape["minimum"]
+    if least:
+        parts.append(
+            (
+                ngettext(
+                    "at least %(n)d evening to be ranked",
+                    "at least %(n)d evenings to be ranked",
+                    least,
+                )
+                if evenings
+                else ngettext(
+                    "at least %(n)d game to be ranked", "at least %(n)d games to be ranked", least
+                )
+            )
+            % {"n": least}
+        )
+    return "; ".join(parts)
+
+
+def _format_place(row: Standing) -> tuple[str, str]:
+    """A table row's place as shown ("–" for a player not ranked yet; shared places stay
+    shared under a format) and, under a format, its counted and dropped results."""
+    line = row.extra.get("league_format")
+    if not line:
+        return str(row.rank), ""
+    note = [_("counted %(points)s") % {"points": _points_list(line["counted"])}]
+    if line["dropped"]:
+        note.append(_("dropped %(points)s") % {"points": _points_list(line["dropped"])})
+    if not line["rank"]:
+        note.append(
+            _("needs %(minimum)d, has %(has)d")
+            % {"minimum": line["minimum"], "has": line["appearances"]}
+        )
+    return (str(line["rank"]) if line["rank"] else "–"), " · ".join(note)
+
+
+def _points_list(results: list) -> str:
+    return ", ".join(str(points) for _day_text, points in results) or "–"
+
+
+def _format_results(results: list) -> list[tuple[str, int]]:
+    return [(date_format(date.fromisoformat(day), "j b"), points) for day, points in results]
 
 
 def _day(moment) -> str:

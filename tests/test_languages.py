@@ -218,42 +218,13 @@ def _club_competitions(club, user) -> list[str]:
     return [*pages, f"{base}{under_way.pk}/board/?tv=1"]
 
 
-def _club_honours(club) -> list[str]:
-    """The hand prizes at the demo club (issue 29): a 29 hand paid from a funded pot, so the
-    season's honours list it; the prizes' pages (the start page's panel links to them)."""
-    from engine import cribbage
-    from honours import services as honours
-    from ledger.models import AccountKind
-
-    honours.save_prize(
-        club, "cribbage:29:hand", amount_ore=10_000, whole_pot=False, pot_name="Handpotten"
-    )
-    pot = honours.hand_pot(club, honours.pot_key("Handpotten"))
-    honours.fund_pot(club, pot, AccountKind.TREASURY, 50_000, None, key="lang-fund")
-    game = recording.start_game(club, "cribbage", list(Member.objects.filter(club=club))[:2], None)
-    recording.append_event(
-        game, "starter", {"card": "5S"}, expected_seq=0, idempotency_key="c", by=None
-    )
-    game.refresh_from_db()
-    player = cribbage.show_order(recording.current_state(game)[0])[0]
-    recording.append_event(
-        game,
-        "show",
-        {"player": player, "cards": ["5C", "5D", "5H", "JS"]},
-        expected_seq=1,
-        idempotency_key="s",
-        by=None,
-    )
-    base = f"/c/{club.slug}/honours/"
-    return [base, base + "prizes/", base + "prizes/cribbage:29:hand/", base + "fund/"]
-
-
 def _demo_pages(client: Client) -> list[str]:
     """The pages of the demo club a member reaches: two levels of links from the club's home,
     and the pad of every game (the demo's finished ones and an open one of each kind)."""
     club = load_demo()
     user = User.objects.get(username=DEMO_USERNAME)
     record_evenings(club, user)
+    _league_format(club)  # issue 29: the league's pages under a format
     evening = _club_evening(club, user)
     week_pages = _club_week(club, user)
     client.force_login(user)
@@ -286,7 +257,6 @@ def _demo_pages(client: Client) -> list[str]:
             tonight + part if not part.startswith("..") else f"/c/{club.slug}/evenings/options/"
         )
     pages.update(week_pages)
-    pages.update(_club_honours(club))  # issue 29: the hand prizes' pages
     pages.update(_club_competitions(club, user))  # issue 29: the competition pages
     # The club's mail (notices): an unsubscribe link as a mail carries it (the mail page itself
     # is linked from the start page).
@@ -311,3 +281,20 @@ def test_every_page_speaks_one_language(db, client, language):
         if page.untitled:  # a name that no longer reaches the page (a title " · Club")
             failures.append(f"{url} [{language}]: the page's own title is empty")
     assert not failures, f"{len(failures)} leaks:\n" + "\n".join(failures[:120])
+
+
+def _league_format(club) -> None:
+    """Issue 29: the demo club counts its league under a format (the best 2 evenings, a point
+    per evening, a points table, at least 3 evenings to be ranked), so the league page and the
+    players' pages say which format applies and show counted, dropped and unranked lines."""
+    from league import incremental
+    from league.models import LeagueFormat
+
+    LeagueFormat.objects.create(
+        club=club,
+        best=2,
+        participation=1,
+        points_table="2: 2\n3: 3 1\n4: 4 2 1\n5: 5 3 2 1\n6: 6 4 3 2 1",
+        minimum=3,
+    )
+    incremental.recompute_club(club)

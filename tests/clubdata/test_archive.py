@@ -629,3 +629,22 @@ def test_a_finished_competition_moves_with_its_fees_prizes_and_results(
     result = TableResult.objects.filter(table__round__competition=moved).first()
     assert Game.objects.filter(club=copy, pk=int(result.game_ref.split(":")[1])).exists()
     assert [(e.name, p, a) for e, p, a in tables.winners(moved)] == [("Anna", 1, 10 * KR)]
+
+
+def test_a_club_s_league_format_moves_with_it(small, django_capture_on_commit_callbacks):
+    from league.models import LeagueFormat
+
+    LeagueFormat.objects.create(
+        club=small, best=8, unit="game", participation=1, points_table="4: 10 6 3 1", minimum=4
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        copy = import_club(archive_of(small)).club
+    moved = LeagueFormat.objects.get(club=copy)
+    assert (moved.best, moved.unit, moved.participation, moved.points_table, moved.minimum) == (
+        8,
+        "game",
+        1,
+        "4: 10 6 3 1",
+        4,
+    )
+    assert LeagueFormat.objects.get(club=small).pk != moved.pk

@@ -23,8 +23,7 @@ from __future__ import annotations
 
 import pytest
 
-from competitions.base import CompetitionError
-from competitions.league_formats import Appearance, LeagueRules, season
+from league.formats import Appearance, FormatError, LeagueRules, season
 
 EVENINGS = [
     ["Anna", "Bo", "Cilla", "Dan"],
@@ -89,7 +88,7 @@ def test_without_a_table_or_best_n_every_given_result_counts_and_ties_share():
 
 
 def test_a_field_the_points_table_does_not_know_and_a_double_result_are_refused():
-    with pytest.raises(CompetitionError, match="no row for 5 players"):
+    with pytest.raises(FormatError, match="no row for 5 players"):
         season([Appearance("x", 1, 1, place=1, field=5)], RULES)
-    with pytest.raises(CompetitionError, match="two results"):
+    with pytest.raises(FormatError, match="two results"):
         season([Appearance("x", 1, 1, points=1), Appearance("x", 1, 2, points=2)])
