@@ -53,6 +53,7 @@ from evenings.models import (
     TableSeat,
 )
 from evenings.models import Table as EveningTable
+from honours.models import HandPrize, HonourPaid
 from league.models import (
     GameResult,
     HeadToHead,
@@ -90,6 +91,7 @@ SCHEMA_APPS = (
     "scoring",
     "clubdata",
     "competitions",
+    "honours",
 )
 
 
@@ -169,6 +171,10 @@ TABLES: tuple[Spec, ...] = (
     # How the club counts its seasons (issue 29): names no member.
     Spec(LeagueFormat, "club"),
     Spec(OwedResult, "club", refs=("game_ref", "payload")),
+    # The hand prizes (issue 29): what the club rewards, and each prize paid with its
+    # transaction ("game:<id>" and the payee's account key carry ids).
+    Spec(HandPrize, "club"),
+    Spec(HonourPaid, "club", refs=("game_ref", "payee_key")),
     Spec(AuditRecord, "club", refs=("subject", "data")),
 )
 BY_LABEL = {spec.label: spec for spec in TABLES}

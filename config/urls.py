@@ -66,6 +66,7 @@ urlpatterns = [
     path("", include("week.urls")),
     path("", include("competitions.urls")),
     path("", include("clubdata.urls")),
+    path("", include("honours.urls")),
 ]
 
 # Error pages in the app's style and language (templates/400.html … 500.html).

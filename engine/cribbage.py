@@ -81,6 +81,13 @@ one laid away and one card from the pack to the crib), the crib has four, one st
   thirty-one, pairs, runs, go, last card); pegged the quick way the points as said are taken
   (which cards scored them is not recorded, so nothing bounds them but the game).
 
+Honours (issue 29)
+- A show or crib of 29, 28 or 24 points, given as points or as cards, is one of the famous hands
+  a club may pay a prize for: ``State.honours`` keeps it (``engine.honours.Honour``: the player,
+  ``cribbage:<points>:hand`` or ``:crib``, the deal's number, the cards and the starter when
+  given). Replay rebuilds it, so an undo takes it away. The log is unchanged: the show's line
+  already says the points.
+
 Discard advice
 - ``discard_advice(six_cards, is_dealer)``: all 15 discards ranked by expected hand points over
   the 46 possible starters plus (dealer) or minus (non-dealer) the expected crib, the crib
@@ -130,6 +137,7 @@ from engine.cards import (
     require_distinct,
 )
 from engine.errors import CardError, IllegalEvent, Line, Text, _, listed
+from engine.honours import Honour, cribbage_honour
 
 KEY = "cribbage"
 NAME = _("Cribbage")
@@ -681,6 +689,9 @@ class State:
     crib_cards: tuple[str, ...] = ()
     gone: tuple[tuple[str, int], ...] = ()
     legacy_facts: bool = False
+    # The famous hands of the game so far (29, 28 and 24 in a hand or the crib, by points or by
+    # cards): ``engine.honours``; a club may pay a prize for them. Replay rebuilds them.
+    honours: tuple[Honour, ...] = ()
 
     @property
     def count_total(self) -> int:
@@ -1024,10 +1035,22 @@ def _on_show(state: State, event: dict) -> State:
         if said
         else Line(_("{player} hand {points}"), player=player, points=points)
     )
-    state = _score(state, player, points, line)
+    state = _score(_honour(state, player, points, event, crib=False), player, points, line)
     if not state.finished and len(state.shown) == len(state.players):
         state = replace(state, phase="crib")
     return _with_next(state)
+
+
+def _honour(state: State, player: str, points: int, event: dict, crib: bool) -> State:
+    """A show of 29, 28 or 24 is one of the famous hands (``engine.honours``): kept with the
+    deal's number and the cards when they were given (the starter last)."""
+    cards = [str(_card(c)) for c in event.get("cards") or ()]
+    if cards:
+        cards.append(str(state.starter))
+    honour = cribbage_honour(player, points, crib, len(state.deals), cards)
+    if honour is None:
+        return state
+    return replace(state, honours=(*state.honours, honour))
 
 
 def _on_crib(state: State, event: dict) -> State:
@@ -1042,7 +1065,7 @@ def _on_crib(state: State, event: dict) -> State:
         if said
         else Line(_("{player} crib {points}"), player=dealer, points=points)
     )
-    state = _score(state, dealer, points, line)
+    state = _score(_honour(state, dealer, points, event, crib=True), dealer, points, line)
     if state.finished:
         return state
     dealer = left_of(state.players, state.dealer)

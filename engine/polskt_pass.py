@@ -66,6 +66,9 @@ for including the bet in play (P8), pot and betar stay. Two spelförare play ind
 each who does not win sets his bet on the same amount (P5); a club may merge two such betar
 into one of the summed size, owned by both, each paying his share (``Rules.merge_betar``, P4).
 
+Honours (issue 29): a won la vola is kept in ``State.honours`` (``engine.honours.LA_VOLA``,
+with the deal's number), so a club can pay a prize for it; replay rebuilds it.
+
 Setup: ``new_game(players, rules, first_dealer, pot_ore, betar, next_bet_id)`` takes the pot and
 the outstanding betar of earlier evenings (owners are names there; inside a game they are seat
 keys). A new bet takes ``next_bet_id``, so ids are never reused.
@@ -107,6 +110,7 @@ from engine.base import (
     seat_players,
 )
 from engine.errors import IllegalEvent, Line, Ore, _, listed
+from engine.honours import LA_VOLA, Honour
 
 KEY = "polskt_pass"
 NAME = _("Polish pass")
@@ -257,6 +261,8 @@ class State:
     expected: tuple[str, ...] = ("deal",)
     log: tuple[Line, ...] = ()
     legacy_facts: bool = False  # issue 25: taken like every engine's; nothing to skip here
+    # Every won la vola of the game (``engine.honours``): a club may pay a prize for it.
+    honours: tuple[Honour, ...] = ()
 
 
 # --- calculators -----------------------------------------------------------------------------
@@ -1030,6 +1036,8 @@ def _settle(
     state = replace(
         state, pot_ore=result.pot_ore, betar=result.betar, next_bet_id=result.next_bet_id
     )
+    if result.outcome == "la_vola_won" and winner is not None:
+        state = replace(state, honours=(*state.honours, Honour(winner, LA_VOLA, deal.number)))
     return _next_deal(state, row, result.transfers, (*log, *result.lines))
 
 

@@ -57,6 +57,7 @@ from competitions import running as competitions
 from competitions.models import Competition, Entrant, Round, TableSeat
 from evenings import table_links
 from evenings.models import Evening
+from honours import services as honours
 from league.models import LeagueFormat
 from ledger import dues, exports, payments, season_statements
 from ledger.models import Account, AuditRecord, Entry, ExportJob, Period, Transaction
@@ -268,6 +269,10 @@ def world(club, django_capture_on_commit_callbacks):
     )
     params["competition_id"] = [cup.pk, soon.pk]
     params["table_id"] = [t.pk for t in round_1.tables.all()]
+    params["kind"] = ["cribbage:29:hand", "polskt_pass:la_vola"]  # honours:prize (issue 29)
+    honours.save_prize(  # a hand prize and its pot: the pot form has a pot to choose
+        club, "cribbage:29:hand", amount_ore=10_000, whole_pot=False, pot_name="Handpotten"
+    )
     # Routes whose parameters are free text: the real value and hostile ones.
     hostile_tokens = ["\x00", "x" * 300, "a" * 43, "%00", "٣"]
     # A table's link and a guest's link (scoring.guest).

@@ -218,6 +218,36 @@ def _club_competitions(club, user) -> list[str]:
     return [*pages, f"{base}{under_way.pk}/board/?tv=1"]
 
 
+def _club_honours(club) -> list[str]:
+    """The hand prizes at the demo club (issue 29): a 29 hand paid from a funded pot, so the
+    season's honours list it; the prizes' pages (the start page's panel links to them)."""
+    from engine import cribbage
+    from honours import services as honours
+    from ledger.models import AccountKind
+
+    honours.save_prize(
+        club, "cribbage:29:hand", amount_ore=10_000, whole_pot=False, pot_name="Handpotten"
+    )
+    pot = honours.hand_pot(club, honours.pot_key("Handpotten"))
+    honours.fund_pot(club, pot, AccountKind.TREASURY, 50_000, None, key="lang-fund")
+    game = recording.start_game(club, "cribbage", list(Member.objects.filter(club=club))[:2], None)
+    recording.append_event(
+        game, "starter", {"card": "5S"}, expected_seq=0, idempotency_key="c", by=None
+    )
+    game.refresh_from_db()
+    player = cribbage.show_order(recording.current_state(game)[0])[0]
+    recording.append_event(
+        game,
+        "show",
+        {"player": player, "cards": ["5C", "5D", "5H", "JS"]},
+        expected_seq=1,
+        idempotency_key="s",
+        by=None,
+    )
+    base = f"/c/{club.slug}/honours/"
+    return [base, base + "prizes/", base + "prizes/cribbage:29:hand/", base + "fund/"]
+
+
 def _demo_pages(client: Client) -> list[str]:
     """The pages of the demo club a member reaches: two levels of links from the club's home,
     and the pad of every game (the demo's finished ones and an open one of each kind)."""
@@ -257,6 +287,7 @@ def _demo_pages(client: Client) -> list[str]:
             tonight + part if not part.startswith("..") else f"/c/{club.slug}/evenings/options/"
         )
     pages.update(week_pages)
+    pages.update(_club_honours(club))  # issue 29: the hand prizes' pages
     pages.update(_club_competitions(club, user))  # issue 29: the competition pages
     # The club's mail (notices): an unsubscribe link as a mail carries it (the mail page itself
     # is linked from the start page).

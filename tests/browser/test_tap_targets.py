@@ -132,6 +132,16 @@ def a_club_with_games_and_money():
         competitions.enter(cup, None, member=entrant)
     competitions.start(cup, None)
     competitions.announce(club, None, name="Julcupen", kind="round_robin", game_key="kasino")
+    # A hand prize and its funded pot (honours, issue 29): the start page links the prizes'
+    # pages, and the pot's form has a pot to choose.
+    from honours import services as honours
+    from ledger.models import AccountKind
+
+    honours.save_prize(
+        club, "cribbage:29:hand", amount_ore=10_000, whole_pot=False, pot_name="Handpotten"
+    )
+    pot = honours.hand_pot(club, honours.pot_key("Handpotten"))
+    honours.fund_pot(club, pot, AccountKind.TREASURY, 50_000, None, key="tap-fund")
     return club
 
 
@@ -245,6 +255,7 @@ def test_every_tap_target_a_member_reaches_is_thumb_sized(page, live_server, out
     for must in ("/play/", "/games/", "/ledger/", "/league/", "/calc/", "/clubs/", "/account/"):
         assert any(must in p for p in measured), f"no page of {must} was reached: {measured}"
     assert any("/week/" in p for p in measured), f"no page of the week was reached: {measured}"
+    assert any("/honours/fund/" in p for p in measured), f"no hand prize page: {measured}"
     assert any(p.endswith("/mail/") for p in measured), f"the mail page was not reached: {measured}"
     # The page a mail's unsubscribe link opens (notices): no page links to it.
     from notices.mail import unsubscribe_token

@@ -82,6 +82,7 @@ def small_club(club):
         "member_id": other.pk,
         "job_id": job.pk,
         "evening_id": evening.pk,
+        "kind": "cribbage:29:hand",  # honours:prize (issue 29)
         "uidb64": urlsafe_base64_encode(force_bytes(user.pk)),
         "token": {
             "invite-accept": invited.new_invite(),
