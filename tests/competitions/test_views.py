@@ -428,3 +428,20 @@ def test_a_championship_seats_its_final_table_and_shows_each_rounds_score(club, 
     standings = page[page.index('data-testid="standings"') :]
     assert standings.count('<th scope="col" class="num">') >= 2  # round 1, total, final
     assert "O2" not in standings  # round 2 is the final: its own column
+
+
+def test_a_member_withdraws_himself_but_nobody_else(club, member, admin_member):
+    competition = announced(club, admin_member)
+    other = make_member(club, "Olga Annan")
+    mine, theirs = with_entrants(competition, [member, other])
+    client = client_for(member)
+    url = detail_url(competition)
+    page = client.get(url).content.decode()
+    assert page.count('data-testid="withdraw"') == 1  # his own row only
+    assert client.post(url, {"action": "withdraw", "entrant": theirs.pk}).status_code == 403
+    assert client.post(url, {"action": "withdraw", "entrant": mine.pk}).status_code == 302
+    mine.refresh_from_db()
+    theirs.refresh_from_db()
+    assert mine.dropped_after is not None
+    assert theirs.dropped_after is None
+    assert 'data-testid="enter-me"' not in client.get(url).content.decode()
