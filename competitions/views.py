@@ -181,6 +181,15 @@ def _table_cards(request: HttpRequest, rows, *, with_qr: bool) -> list[dict]:
     return cards
 
 
+def _earlier(competition: Competition, current: Round | None) -> list[tuple[Round, list]]:
+    """The rounds before the current one, the latest first, with their tables (who met whom,
+    the scores): a handful of queries a round."""
+    if current is None:
+        return []
+    rounds = competition.round_set.filter(number__lt=current.number).order_by("-number")
+    return [(round_, tables.round_view(round_)) for round_ in rounds]
+
+
 def _winners(competition: Competition, standings) -> list[tuple]:
     """A finished competition's winners: as the prize payment paid them, or without prizes
     (no fee) the standings' top three."""
@@ -268,6 +277,7 @@ def _detail_context(request, competition: Competition, enter_form) -> dict:
         "current": current,
         "cards": _table_cards(request, rows, with_qr=True),
         "state": _round_state(competition, current),
+        "earlier": _earlier(competition, current),
         "standings": standings,
         "round_numbers": _round_numbers(competition, current),
         "entrants": entrants,

@@ -299,6 +299,10 @@ def test_next_round_and_finish_act_once_and_the_results_card_shows_the_prizes(cl
     for _tap in range(2):
         assert client.post(url, {"action": "next-round", "round": "1"}).status_code == 302
     assert competition.round_set.count() == 2
+    earlier = client.get(url).content.decode()
+    earlier = earlier[earlier.index('data-testid="earlier-rounds"') :]
+    assert earlier.count('data-testid="earlier-table"') == 2  # round 1's two tables
+    assert earlier.count("<strong>121</strong>") == 2  # and who won them
     finish_round(running.current_round(competition))
     for _tap in range(2):
         assert client.post(url, {"action": "finish"}).status_code == 302
