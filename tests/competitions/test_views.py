@@ -320,6 +320,7 @@ def test_next_round_and_finish_act_once_and_the_results_card_shows_the_prizes(cl
     assert winners_card.count("30,00\xa0kr") == 2
     assert "200,00\xa0kr" in winners_card  # the pool
     assert 'data-testid="enter-me"' not in page
+    assert 'data-testid="table-qr"' not in page  # nothing is left to play
 
 
 def test_the_board_answers_htmx_with_its_fragment(club, member, admin_member):
