@@ -146,12 +146,11 @@ def announce(
     if kind not in Kind.values:
         raise CompetitionRefused(_("Choose Swiss, round robin or championship."), code="kind")
     info = _game(game_key)
-    if info.declaration.plays_from_pot:
+    if info.declaration.plays_from_pot and kind != Kind.CHAMPIONSHIP:
+        # A championship's pot-game tables play at tonight's tables, each from its own pot
+        # (scoring.views_competition); a two-player tournament is for two-player games.
         raise CompetitionRefused(
-            _(
-                "%(game)s plays from a pot, and a pot is at one table at a time: its "
-                "competition's tables could not play at once. Play it at a club evening's tables."
-            )
+            _("%(game)s is played as a championship over tables, not in pairs.")
             % {"game": _(info.name)},
             code="pot_game",
         )

@@ -49,6 +49,8 @@ _PUBLIC = {
     "table_sizes": "evenings.tables",
     "draw_groups": "evenings.tables",
     "form_tables": "evenings.tables",
+    "open_tonight": "evenings.tables",
+    "table_numbered": "evenings.tables",
     # tonight's money
     "PARTY_KINDS": "evenings.tonight",
     "game_ids": "evenings.tonight",

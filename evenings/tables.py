@@ -16,6 +16,12 @@ Design
   them is refused while a game outside tonight's tables plays from the club's pot (sharing it
   would pull money from under that deal). Betar stay with their table: each is owned by the
   players who put it in.
+- ``table_numbered(evening, number, game_key)``: tonight's table ``number`` for games whose
+  players are seated elsewhere (a competition's round seats its own tables, round after round):
+  made on first use, without seats and without a share of the club's pot, so its pot is the
+  table number's own (empty on a new evening under the merge policy: the opening stake fills it;
+  a later round at the same number plays on from what the earlier one left). ``open_tonight``
+  is the club's open evening (the newest, should yesterday's still be open).
 
 Relies on ``engine.registry`` (player counts, names), ``evenings.pots`` and
 ``evenings.opening`` (the refusals).
@@ -34,7 +40,7 @@ from django.utils.translation import gettext as _
 from club.models import Club, User
 from engine import registry
 from evenings import pots
-from evenings.models import Attendee, Evening, Table, TableSeat
+from evenings.models import Attendee, Evening, EveningStatus, Table, TableSeat
 from evenings.opening import EveningError, require_open
 from live import signals as live_signals
 
@@ -134,3 +140,30 @@ def _refuse_club_pot_in_play(evening: Evening, game_key: str) -> None:
             % {"game": _(registry.display_name(game_key))},
             code="club_pot_in_play",
         )
+
+
+def open_tonight(club: Club) -> Evening | None:
+    """The club's open evening (the newest one, should an earlier one still be open)."""
+    return (
+        Evening.objects.filter(club=club, status=EveningStatus.OPEN)
+        .order_by("-date", "-pk")
+        .first()
+    )
+
+
+def table_numbered(evening: Evening, number: int, game_key: str) -> Table:
+    """Tonight's table ``number`` (see the module docstring): made once (the unique number per
+    evening), refused when the evening is not open or the table plays another game tonight."""
+    require_open(evening)
+    table, _created = Table.objects.get_or_create(
+        evening=evening, number=number, defaults={"game_key": game_key}
+    )
+    if table.game_key != game_key:
+        raise EveningError(
+            _("Table %(number)s plays %(game)s tonight.")
+            % {"number": number, "game": _(registry.display_name(table.game_key))},
+            code="table_game",
+        )
+    if _created:
+        live_signals.evening_changed(evening.pk)  # the board shows the new table
+    return table

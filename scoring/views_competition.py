@@ -6,7 +6,9 @@ goes to the table's game (open or finished); without one, to the competition's p
 competition's game and rules, through scoring's start service: the start key
 ``competition-table:<table>:<n>`` (``n``: the table's voided games so far) makes a double tap
 open one game, and a voided game leaves room for a new one. Only a table of the running
-competition's current round, not a bye, without a result, can start a game.
+competition's current round, not a bye, without a result, can start a game. A game that plays
+from a pot (Kille, Polskt pass) plays at tonight's table of the same number (``_evening_table``):
+each table its own pot, as at any club evening; without an open evening it is refused.
 
 ``table_path`` is what ``competitions.links`` answers for a table (registered by
 ``ScoringConfig.ready``).
@@ -23,10 +25,12 @@ from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+import evenings
 from club.access import club_view
 from club.models import Club, Role, User
 from competitions import running
 from competitions.models import Status, Table
+from engine import registry
 from scoring import recording
 from scoring.models import Game, GameStatus
 
@@ -105,8 +109,25 @@ def start_table_game(club: Club, table: Table, by: User | None) -> Game:
         by,
         rules=competition.rules,
         key=f"competition-table:{table.pk}:{voided}",
+        table=_evening_table(club, competition.game_key, table),
     )
     if game.competition_table_id is None:
         game.competition_table = table
         game.save(update_fields=["competition_table"])
     return game
+
+
+def _evening_table(club: Club, game_key: str, table: Table):
+    """Where a pot game's table plays: tonight's table of the same number, whose pot is its
+    own (``evenings.table_numbered``), so the competition's tables play side by side, each
+    from its pot, and the players are checked in as at any table. Other games need none."""
+    if not registry.get(game_key).declaration.plays_from_pot:
+        return None
+    evening = evenings.open_tonight(club)
+    if evening is None:
+        raise ValidationError(
+            _("Open tonight's evening first: a %(game)s table plays from its table's pot.")
+            % {"game": _(registry.display_name(game_key))},
+            code="no_evening",
+        )
+    return evenings.table_numbered(evening, table.number, game_key)
