@@ -26,7 +26,7 @@ from league import owed as league_owed
 from ledger.models import AuditRecord
 from scoring.messages import undo_line
 from scoring.models import Event, Game, GameStatus, GuestPass
-from scoring.recording import replay, turns
+from scoring.recording import competition_games, replay, turns
 from scoring.recording.outcomes import AppendResult, EventRefused
 
 
@@ -112,6 +112,7 @@ def void_game(game: Game, reason: str, by: User | None) -> Game:
     if game.status == GameStatus.VOIDED:
         raise EventRefused(_("The game is already voided."), code="voided")
     _refuse_if_carried_on(game)
+    was_finished = game.status == GameStatus.FINISHED
     reason = reason.strip() or _("Voided")
     events = game.events.select_related("money").order_by("seq")
     for event in replay.effective_events(list(events)):
@@ -128,4 +129,6 @@ def void_game(game: Game, reason: str, by: User | None) -> Game:
         data={"game": game.pk, "reason": reason},
     )
     league_owed.owe_removal(game.club, game.ref)
+    # A competition table's result goes with the game (its table may start a new one).
+    competition_games.game_stored(game, finished=False, was_finished=was_finished)
     return game
