@@ -106,6 +106,9 @@ class Account(models.Model):
             # the name stored at creation, is the same in any language.
             day = re.search(r"\d{4}-\d{2}-\d{2}", self.name)
             return gettext("Prizes %(date)s") % {"date": day.group() if day else parts[-1]}
+        if self.kind == AccountKind.POT and parts[0] == "competition":
+            # A competition's prize pool (competitions.money): the name the club gave it.
+            return gettext("Prize pool: %(name)s") % {"name": self.name}
         if self.kind == AccountKind.POT and len(parts) == 2:
             return gettext("Pot: %(game)s") % {"game": _game_name(parts[1])}
         if self.kind == AccountKind.POT and len(parts) == 3:

@@ -210,3 +210,15 @@ def test_the_fee_and_prize_memos_read_in_the_readers_language(club, scorer):
         ledger.describe(shown)
     assert shown[0].memo == "Vårcupen: entry fee, A"
     assert shown[-1].memo == "Vårcupen: prizes"
+
+
+def test_a_pools_account_reads_as_the_competitions_prize_pool_in_either_language(settings):
+    from django.utils import translation
+
+    from ledger.models import Account, AccountKind
+
+    pool = Account(kind=AccountKind.POT, key="competition:7", name="Vårcupen")
+    with translation.override("sv"):
+        assert pool.label == "Prispott: Vårcupen"
+    with translation.override("en"):
+        assert pool.label == "Prize pool: Vårcupen"
