@@ -1,12 +1,21 @@
-"""Competitions (issue 29): the pure core of tournaments and league formats.
+"""Competitions (issue 29): tournaments and championships, and their pure core.
 
-Plain functions over frozen dataclasses; no Django, no models (the pages come later):
+The club's side (Django): ``models`` (a competition, its entrants, rounds, tables, seats and
+results), ``running`` (announce, enter, withdraw, start, next round, finish: each under the
+competition's row lock), ``results`` (a table's game finished or reopened, told by scoring in
+the game's transaction), ``tables`` (standings, a round's tables, progress, winners), ``money``
+(entry fees into the pool and the prizes out, once, with the books' check), ``links`` (the pad
+of a table, registered by scoring), and the pages (``views``, ``urls``, ``forms``).
 
+The pure core, plain functions over frozen dataclasses without Django (league formats live in
+``league.formats``):
+
+- ``seating`` and ``championship``: a championship's tables dealt, re-seated, balanced after
+  drops, the final table and the places it decides;
 - ``round_robin``: the circle method, byes for odd fields, seats alternated fairly;
 - ``swiss``: a Swiss round by maximum-weight matching (networkx), no repeat when avoidable;
 - ``standings``: two-player standings (match points, skunks, spread, opponents' wins) and a
   multi-table ranking;
-- ``league_formats``: best N of M, participation points, points tables, minimum games;
 - ``prizes``: a pool of öre split by percentages over places, ties sharing, nothing lost.
 
 Players are ids (ints or strings) the caller chooses; only equality and hashing are used, and

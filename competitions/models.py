@@ -86,6 +86,14 @@ class Competition(models.Model):
         return self.kind != Kind.CHAMPIONSHIP
 
     @property
+    def scores_in_ore(self) -> bool:
+        """A pot game's score is the money a player won at the table (Kille, Polskt pass:
+        ``Standing.score`` in öre): the pages show it in kronor, not as a bare number."""
+        from engine import registry  # the engine is pure; the model reads its declaration
+
+        return registry.get(self.game_key).declaration.plays_from_pot
+
+    @property
     def is_running(self) -> bool:
         return self.status == Status.RUNNING
 

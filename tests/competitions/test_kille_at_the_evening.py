@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.urls import reverse
 
 import evenings
 from competitions import running, tables
@@ -28,6 +29,7 @@ from evenings.models import Attendee
 from ledger.models import Account
 from scoring import recording
 from tests.competitions.playing import append, start
+from tests.conftest import client_for
 from tests.factories import make_member
 
 
@@ -90,6 +92,15 @@ def test_a_kille_championship_plays_at_tonights_tables_each_from_its_own_pot(clu
         (3, "A", -300), (3, "B", -300), (3, "E", -300), (3, "F", -300), (3, "G", -300),
         (3, "H", -300),
     ]  # fmt: skip
+
+    # A pot game's score is money won at the table: the page shows it in kronor.
+    page = (
+        client_for(scorer)
+        .get(reverse("competitions:detail", args=[club.slug, competition.pk]))
+        .content.decode()
+    )
+    assert "5,00\xa0kr" in page
+    assert "−3,00\xa0kr" in page
 
     second = running.next_round(competition, scorer.user)
     assert seated(second) == [list("CDAB"), list("EFGH")]
