@@ -22,9 +22,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from competitions.base import CompetitionError, PlayerId, rank_lines
+from competitions.base import CompetitionError, PlayerId
 from competitions.standings import multi_table
 from engine.errors import _
+from engine.ranking import rank_lines
 
 
 @dataclass(frozen=True)

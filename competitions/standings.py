@@ -37,8 +37,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from competitions.base import CompetitionError, PlayerId, rank_lines
+from competitions.base import CompetitionError, PlayerId
 from engine.errors import _
+from engine.ranking import rank_lines
 
 
 @dataclass(frozen=True)

@@ -71,6 +71,7 @@ from datetime import date, datetime
 from typing import Any
 
 from engine.errors import EngineError, _
+from engine.ranking import rank_lines
 
 PlayerId = Hashable  # an int or a string the caller chooses
 
@@ -195,30 +196,6 @@ def season(appearances: Iterable[Appearance], rules: LeagueRules = LeagueRules()
 
 def _unrank(line: SeasonLine) -> SeasonLine:
     return replace(line, rank=0)
-
-
-def rank_lines[T](lines: Sequence[T], key: Callable[[T], Any]) -> tuple[T, ...]:
-    """``lines`` sorted by ``key``, highest first, each given its ``rank`` (a dataclass field):
-    equal keys share a rank (1, 2, 2, 4) and keep their order in ``lines``."""
-    ordered = sorted(lines, key=lambda line: _Highest(key(line)))
-    ranked: list[T] = []
-    for index, line in enumerate(ordered):
-        same = index > 0 and key(ordered[index - 1]) == key(line)
-        rank = ranked[-1].rank if same else index + 1  # type: ignore[attr-defined]
-        ranked.append(replace(line, rank=rank))  # type: ignore[type-var]
-    return tuple(ranked)
-
-
-class _Highest:
-    """A sort key that puts the highest value first; ``sorted`` stays stable for equals."""
-
-    __slots__ = ("value",)
-
-    def __init__(self, value: Any) -> None:
-        self.value = value
-
-    def __lt__(self, other: _Highest) -> bool:
-        return self.value > other.value
 
 
 # --- The settings page's points table ---------------------------------------------------------
