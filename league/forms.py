@@ -86,17 +86,17 @@ class LeagueFormatForm(forms.ModelForm):
     participation = inputs.IntegerField(label=_label("participation"), min_value=0, max_value=1000)
     minimum = inputs.IntegerField(label=_label("minimum"), min_value=0, max_value=32767)
     points_table = inputs.TextField(
-        label=_label("points_table"), max_length=2000, multiline=True, required=False
+        label=_label("points_table"),
+        max_length=2000,
+        multiline=True,
+        required=False,
+        # One line per number of players: a text area (a declared field ignores Meta.widgets).
+        widget=forms.Textarea(attrs={"rows": 4, "placeholder": "4: 10 6 3 1\n3: 8 4 1"}),
     )
 
     class Meta:
         model = LeagueFormat
         fields = ["best", "unit", "participation", "points_table", "minimum"]
-        widgets = {
-            "points_table": forms.Textarea(
-                attrs={"rows": 4, "placeholder": "4: 10 6 3 1\n3: 8 4 1"}
-            ),
-        }
 
     def __init__(self, *args, club: Club, **kwargs):
         instance = LeagueFormat.objects.filter(club=club).first() or LeagueFormat(club=club)

@@ -255,6 +255,9 @@ def test_an_admin_saves_a_format_and_the_tables_are_rebuilt(
             minimum="2",
         )
     assert response.status_code == 302
+    page = client_for(admin_member).get(reverse("league:settings", args=[club.slug]))
+    # One line per number of players, so the table is typed in a text area, and shown back.
+    assert '<textarea name="points_table"' in page.content.decode()
     saved = LeagueFormat.objects.get(club=club)
     assert (saved.best, saved.participation, saved.minimum) == (2, 1, 2)
     assert saved.table() == {4: (10, 6, 3, 1), 3: (8, 4, 1)}
