@@ -137,10 +137,40 @@ from engine.cards import (
     require_distinct,
 )
 from engine.errors import CardError, IllegalEvent, Line, Text, _, listed
-from engine.honours import Honour, cribbage_honour
+from engine.honours import Honour, HonourKind
 
 KEY = "cribbage"
 NAME = _("Cribbage")
+
+# The famous hands (engine.honours): a show of 29, 28 or 24 in the hand or the crib (29 in the
+# crib is possible: the four cards are the crib's), highest first.
+HONOUR_TOTALS = (29, 28, 24)
+
+
+def honour_kind(points: int, crib: bool) -> str:
+    return f"{KEY}:{points}:{'crib' if crib else 'hand'}"
+
+
+PRIZE_HANDS = tuple(
+    HonourKind(honour_kind(points, crib), KEY, name)
+    for points, crib, name in (
+        (29, False, _("a 29 hand")),
+        (29, True, _("a 29 crib")),
+        (28, False, _("a 28 hand")),
+        (28, True, _("a 28 crib")),
+        (24, False, _("a 24 hand")),
+        (24, True, _("a 24 crib")),
+    )
+)
+
+
+def show_honour(player: str, points: int, crib: bool, deal: int, cards=()) -> Honour | None:
+    """The honour a show of ``points`` is, if any."""
+    if points not in HONOUR_TOTALS:
+        return None
+    return Honour(player, honour_kind(points, crib), deal, " ".join(str(c) for c in cards))
+
+
 MIN_PLAYERS, MAX_PLAYERS = 2, 3
 
 IMPOSSIBLE_HAND_TOTALS = frozenset({19, 25, 26, 27})  # with any starter
@@ -1047,7 +1077,7 @@ def _honour(state: State, player: str, points: int, event: dict, crib: bool) -> 
     cards = [str(_card(c)) for c in event.get("cards") or ()]
     if cards:
         cards.append(str(state.starter))
-    honour = cribbage_honour(player, points, crib, len(state.deals), cards)
+    honour = show_honour(player, points, crib, len(state.deals), cards)
     if honour is None:
         return state
     return replace(state, honours=(*state.honours, honour))

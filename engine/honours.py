@@ -1,26 +1,23 @@
 """The famous hands a club may name for a prize (issue 29): what the engines detect from what is
 recorded, and which hands cannot happen at all.
 
-- ``Honour``: one special hand in a game: the player (seat key), the kind (``KINDS``), the deal
-  number in the game (1, 2, …) and a detail (the cards when they were given). An engine's
+- ``Honour``: one special hand in a game: the player (seat key), the kind, the deal number in
+  the game (1, 2, …) and a detail (the cards when they were given). An engine's
   ``State.honours`` holds every honour of the game so far; replay rebuilds it, so an undo takes
   the hand away.
-- ``KINDS``: every kind a club can choose, by game key, each with its name (marked for
-  translation). Cribbage: a show of 29, 28 or 24 points, in the hand or the crib, counted by
-  points or by cards (29 in the crib is possible: the four cards are the crib's). Polskt pass:
-  a won la vola.
-- ``IMPOSSIBLE``: hands a club might ask for that no table can produce, with the reason, so the
-  settings page can say why it cannot be chosen. Kille (Kungsholmskille and the elimination
-  game): three of a kind. The Kille deck has two of each of its 21 ranks
-  (``engine.cards.KilleRank``, ``engine.kille.COPIES``) and each engine refuses a third
-  equal card in a deal (``engine.kille.check_copies``), so three of a kind cannot be held or shown.
+- Each game declares its own, in its own module (one plug-in per game): ``PRIZE_HANDS``, the kinds a
+  club can choose (``HonourKind``: key, game, name marked for translation), and
+  ``IMPOSSIBLE_PRIZE_HAND``, a hand a club might ask for that no table of that game can produce,
+  with the reason (Kille's three of a kind: ``engine.kille``). ``kinds()`` and ``impossible()``
+  gather them from the registered games.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
-from engine.errors import Text, _
+from engine.errors import Text
 
 
 @dataclass(frozen=True)
@@ -40,51 +37,29 @@ class HonourKind:
     name: Text
 
 
-# The totals of a cribbage show that clubs reward, highest first.
-CRIBBAGE_TOTALS = (29, 28, 24)
+@cache
+def kinds() -> dict[str, HonourKind]:
+    """Every kind a club can choose, by key, from the games' ``PRIZE_HANDS``."""
+    from engine import registry  # the games import this module: gathered on first use
+
+    return {
+        kind.key: kind
+        for info in registry.all_games()
+        for kind in getattr(info.module, "PRIZE_HANDS", ())
+    }
 
 
-def cribbage_kind(points: int, crib: bool) -> str:
-    return f"cribbage:{points}:{'crib' if crib else 'hand'}"
+@cache
+def impossible() -> dict[str, tuple[Text, Text]]:
+    """By game key: a hand asked for that the game cannot produce, and why."""
+    from engine import registry
 
-
-_CRIBBAGE_NAMES = {
-    cribbage_kind(29, False): _("a 29 hand"),
-    cribbage_kind(29, True): _("a 29 crib"),
-    cribbage_kind(28, False): _("a 28 hand"),
-    cribbage_kind(28, True): _("a 28 crib"),
-    cribbage_kind(24, False): _("a 24 hand"),
-    cribbage_kind(24, True): _("a 24 crib"),
-}
-LA_VOLA = "polskt_pass:la_vola"
-
-KINDS: dict[str, HonourKind] = {
-    kind.key: kind
-    for kind in (
-        *(HonourKind(key, "cribbage", name) for key, name in _CRIBBAGE_NAMES.items()),
-        HonourKind(LA_VOLA, "polskt_pass", _("a won la vola")),
-    )
-}
-
-# Asked for, but no table can produce it: (the hand's name, why).
-IMPOSSIBLE: dict[str, tuple[Text, Text]] = {
-    game: (
-        _("three of a kind"),
-        _(
-            "the Kille deck has two cards of each rank, so nobody can hold or show three of a "
-            "kind; the app refuses a third equal card in a deal"
-        ),
-    )
-    for game in ("kille", "kille_elimination")
-}
+    return {
+        info.key: info.module.IMPOSSIBLE_PRIZE_HAND
+        for info in registry.all_games()
+        if getattr(info.module, "IMPOSSIBLE_PRIZE_HAND", None)
+    }
 
 
 def kinds_for(game_key: str) -> tuple[HonourKind, ...]:
-    return tuple(kind for kind in KINDS.values() if kind.game_key == game_key)
-
-
-def cribbage_honour(player: str, points: int, crib: bool, deal: int, cards=()) -> Honour | None:
-    """The honour a cribbage show of ``points`` is, if any."""
-    if points not in CRIBBAGE_TOTALS:
-        return None
-    return Honour(player, cribbage_kind(points, crib), deal, " ".join(str(c) for c in cards))
+    return tuple(kind for kind in kinds().values() if kind.game_key == game_key)

@@ -125,6 +125,16 @@ from engine.errors import IllegalEvent, Line, Ore, _, listed
 
 KEY = "kille"
 NAME = _("Kille")
+
+# Asked for as a prize hand, but no table can produce it (engine.honours): two of each rank,
+# and a third equal card in a deal is refused (check_copies).
+IMPOSSIBLE_PRIZE_HAND = (
+    _("three of a kind"),
+    _(
+        "the Kille deck has two cards of each rank, so nobody can hold or show three of a "
+        "kind; the app refuses a third equal card in a deal"
+    ),
+)
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 
 TRICKS = 4

@@ -56,6 +56,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from engine import kille
 from engine.base import (
     CardName,
     Declaration,
@@ -81,6 +82,7 @@ from engine.kille import card, check_copies
 
 KEY = "kille_elimination"
 NAME = _("Kille (elimination)")
+IMPOSSIBLE_PRIZE_HAND = kille.IMPOSSIBLE_PRIZE_HAND  # the same deck (engine.honours)
 MIN_PLAYERS, MAX_PLAYERS = 2, 6  # E2
 
 _FACE = {

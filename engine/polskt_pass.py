@@ -66,7 +66,7 @@ for including the bet in play (P8), pot and betar stay. Two spelförare play ind
 each who does not win sets his bet on the same amount (P5); a club may merge two such betar
 into one of the summed size, owned by both, each paying his share (``Rules.merge_betar``, P4).
 
-Honours (issue 29): a won la vola is kept in ``State.honours`` (``engine.honours.LA_VOLA``,
+Honours (issue 29): a won la vola is kept in ``State.honours`` (``LA_VOLA``,
 with the deal's number), so a club can pay a prize for it; replay rebuilds it.
 
 Setup: ``new_game(players, rules, first_dealer, pot_ore, betar, next_bet_id)`` takes the pot and
@@ -110,10 +110,14 @@ from engine.base import (
     seat_players,
 )
 from engine.errors import IllegalEvent, Line, Ore, _, listed
-from engine.honours import LA_VOLA, Honour
+from engine.honours import Honour, HonourKind
 
 KEY = "polskt_pass"
 NAME = _("Polish pass")
+
+# The famous hand (engine.honours): a won la vola.
+LA_VOLA = f"{KEY}:la_vola"
+PRIZE_HANDS = (HonourKind(LA_VOLA, KEY, _("a won la vola")),)
 MIN_PLAYERS = 3
 MAX_PLAYERS = 5
 

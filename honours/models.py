@@ -20,7 +20,7 @@ from ledger.models import Transaction
 
 def kind_name(kind: str) -> str:
     """A kind of honour in the reader's language ("a 29 hand")."""
-    found = engine_honours.KINDS.get(kind)
+    found = engine_honours.kinds().get(kind)
     return gettext(found.name) if found else kind
 
 

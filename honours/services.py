@@ -203,7 +203,7 @@ def game_voided(game_ref: str, by: User | None = None) -> None:
 def choosable_kinds(game_keys: Sequence[str] | None = None) -> list[engine_honours.HonourKind]:
     return [
         kind
-        for kind in engine_honours.KINDS.values()
+        for kind in engine_honours.kinds().values()
         if game_keys is None or kind.game_key in game_keys
     ]
 
@@ -221,7 +221,7 @@ def save_prize(
 ) -> HandPrize | None:
     """Set up (or change) the club's prize for one hand, opening its pot. Without an amount
     (and not the whole pot) there is no prize: an existing one is switched off, as it stands."""
-    found = engine_honours.KINDS[kind]
+    found = engine_honours.kinds()[kind]
     if not whole_pot and amount_ore <= 0:
         if active:
             raise ValueError("an active prize needs an amount or the whole pot")

@@ -80,11 +80,11 @@ def prizes(request: HttpRequest) -> HttpResponse:
     pots = services.hand_pots(request.club)
     kinds = [
         {"kind": kind, "name": kind_name(kind.key), "prize": set_up.get(kind.key)}
-        for kind in engine_honours.KINDS.values()
+        for kind in engine_honours.kinds().values()
     ]
     impossible = [
         {"game": _(registry.display_name(game)), "name": _(name), "why": _(why)}
-        for game, (name, why) in engine_honours.IMPOSSIBLE.items()
+        for game, (name, why) in engine_honours.impossible().items()
     ]
     context = {"kinds": kinds, "impossible": impossible, "pots": pots}
     return render(request, "honours/prizes.html", context)
@@ -93,7 +93,7 @@ def prizes(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "HEAD", "POST"])
 @club_view(role=Role.TREASURER)
 def prize(request: HttpRequest, kind: str) -> HttpResponse:
-    if kind not in engine_honours.KINDS:
+    if kind not in engine_honours.kinds():
         raise Http404(_("No such hand."))
     existing = HandPrize.objects.filter(club=request.club, kind=kind).first()
     pots = {p.key: p for p in services.hand_pots(request.club)}
