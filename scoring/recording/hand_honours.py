@@ -8,9 +8,8 @@ in the game's own transaction (``honours``, issue 29).
 - Who is paid: the seat's member's account; a guest at a club evening's table his evening
   account, a guest at no evening the cash box: where the game's own money for that seat goes
   (``money.account_key``), so a guest's prize is paid like a guest's winnings.
-- A voided game's prizes go back to their pots: ``void_game`` saves the game's status alone,
-  and a ``post_save`` receiver (``_voided``, connected when this module loads, which
-  ``turns`` imports) hears it in the voiding's transaction.
+- A voided game's prizes go back to their pots: ``void_game`` calls ``game_voided`` in the
+  voiding's transaction, beside the competition table's result going back.
 - ``check_honours_replay`` (registered with ``ledger.register_check`` when this module loads;
   ``tests/honours`` asserts it is registered once Django is set up): every unreversed prize
   paid is a hand the game's replay still holds, and no voided game keeps one. One query for the
@@ -20,8 +19,6 @@ in the game's own transaction (``honours``, issue 29).
 from __future__ import annotations
 
 from typing import Any
-
-from django.db.models.signals import post_save
 
 import ledger
 from club.models import Club
@@ -63,12 +60,9 @@ def game_stored(game: Game, state: Any) -> None:
     )
 
 
-def _voided(sender, instance: Game, update_fields=None, raw: bool = False, **kwargs) -> None:
-    if raw or instance.status != GameStatus.VOIDED:
-        return
-    if update_fields is not None and "status" not in update_fields:
-        return
-    services.game_voided(instance.ref)
+def game_voided(game: Game) -> None:
+    """The voided game's prizes back to their pots (called by ``undoing.void_game``)."""
+    services.game_voided(game.ref)
 
 
 def check_honours_replay(club: Club) -> list[str]:
@@ -113,5 +107,4 @@ def _seq(event) -> int:
     return event.seq
 
 
-post_save.connect(_voided, sender=Game, dispatch_uid="honours-game-voided")
 ledger.register_check(check_honours_replay)

@@ -26,7 +26,7 @@ from league import owed as league_owed
 from ledger.models import AuditRecord
 from scoring.messages import undo_line
 from scoring.models import Event, Game, GameStatus, GuestPass
-from scoring.recording import competition_games, replay, turns
+from scoring.recording import competition_games, hand_honours, replay, turns
 from scoring.recording.outcomes import AppendResult, EventRefused
 
 
@@ -131,4 +131,5 @@ def void_game(game: Game, reason: str, by: User | None) -> Game:
     league_owed.owe_removal(game.club, game.ref)
     # A competition table's result goes with the game (its table may start a new one).
     competition_games.game_stored(game, finished=False, was_finished=was_finished)
+    hand_honours.game_voided(game)  # and its special hands' prizes go back to their pots
     return game
