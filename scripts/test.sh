@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The second command: set up, lint, check migrations, then the pytest suite in two passes — on
-# SQLite and on PostgreSQL. Every test that uses a database runs in both; a test that touches
-# none runs in the first, a browser test in the second (tests/conftest.py,
-# pytest_collection_modifyitems). Extra arguments go to pytest (e.g. scripts/test.sh -k ledger).
+# SQLite and on PostgreSQL. PostgreSQL is the gate for every test that uses a database and every
+# browser test; SQLite runs the tests that use none and the database tests marked `sqlite`
+# (tests/conftest.py, pytest_collection_modifyitems, says which and why). Each pass ends with
+# pytest's 25 slowest and its wall time, and the run with the whole time.
+# Extra arguments go to pytest (e.g. scripts/test.sh -k ledger).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
@@ -22,7 +24,11 @@ say "makemigrations --check"
 workers=()
 if [ "$(nproc)" -gt 1 ]; then workers=(-n "$(nproc)" --dist loadgroup); fi
 
+started=$SECONDS
 say "pytest on SQLite"
-PROTOKOLL_SUITE_PASS=1 DATABASE_URL="sqlite:///$(pwd)/.test.sqlite3" .venv/bin/python -m pytest "${workers[@]}" "$@"
+PROTOKOLL_SUITE_PASS=1 DATABASE_URL="sqlite:///$(pwd)/.test.sqlite3" \
+  .venv/bin/python -m pytest "${workers[@]}" --durations=25 "$@"
+sqlite_s=$((SECONDS - started))
 say "pytest on PostgreSQL ($(echo "$pg_url" | sed 's#//[^@]*@#//#'))"
-PROTOKOLL_SUITE_PASS=2 DATABASE_URL="$pg_url" .venv/bin/python -m pytest "${workers[@]}" "$@"
+PROTOKOLL_SUITE_PASS=2 DATABASE_URL="$pg_url" .venv/bin/python -m pytest "${workers[@]}" --durations=25 "$@"
+say "wall time: SQLite pass ${sqlite_s} s, PostgreSQL pass $((SECONDS - started - sqlite_s)) s, the whole command ${SECONDS} s (goal: at most 600 s from a fresh clone)"

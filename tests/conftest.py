@@ -9,9 +9,8 @@ from celery._state import _set_task_join_will_block
 from django.test import Client, RequestFactory
 from django.utils import translation
 
-import ledger
-from club.models import Club, Role
-from ledger.models import AuditRecord, Transaction
+from club.models import Role
+from tests.books import books_problems
 from tests.factories import PASSWORD, make_club, make_member
 
 
@@ -54,35 +53,24 @@ def _wrote_to_a_database(item: pytest.Item) -> bool:
     return bool(_DB_FIXTURES & names) or item.get_closest_marker("django_db") is not None
 
 
-def _reads_the_database_settings(item: pytest.Item) -> bool:
-    """A test that picks a database itself (a subprocess given ``DATABASE_URL``, a check of the
-    engine in use) depends on the pass even without a database fixture."""
-    source = getattr(getattr(item, "module", None), "__file__", None)
-    if source is None:
-        return False
-    text = _module_text(source)
-    return any(word in text for word in ("DATABASE_URL", "DATABASES", "connection.vendor"))
-
-
-_TEXTS: dict[str, str] = {}
-
-
-def _module_text(path: str) -> str:
-    if path not in _TEXTS:
-        with open(path, encoding="utf-8") as source:
-            _TEXTS[path] = source.read()
-    return _TEXTS[path]
-
-
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The test command runs the suite twice (scripts/test.sh): ``PROTOKOLL_SUITE_PASS=1`` on
-    SQLite, ``2`` on PostgreSQL. A test that touches no database (the rules engines, their
-    simulators, pure helpers) gives the same answer on both, so it runs in the first pass only.
-    A browser test drives the pages, which are the same on both; it runs in the second pass
-    only, on the database production runs, against the threaded live server production's
-    workers resemble. A test that reads the database settings itself (a subprocess given
-    ``DATABASE_URL``, a check of the engine in use) runs in both, and so does every test that
-    uses a database. Without ``PROTOKOLL_SUITE_PASS`` every collected test runs."""
+    """Which test runs where. The test command runs the suite twice (scripts/test.sh):
+    ``PROTOKOLL_SUITE_PASS=1`` on SQLite, then ``2`` on PostgreSQL. Each test runs where it
+    catches something, by a rule read off the test itself, never off a list of names:
+
+    - **PostgreSQL** (pass 2), what production runs, is the gate for every test that uses a
+      database, for every browser test (the pages are the same on both; production's workers
+      resemble the threaded live server) and for a test marked ``postgres``.
+    - **SQLite** (pass 1), the embedded default of ``make run``, runs every test that uses no
+      database (the engines, their simulators, pure helpers, the benchmarks' quick mode: they
+      answer the same on both, so once is enough) and the database tests marked ``sqlite``:
+      what the embedded default needs and what differs between the two databases — the
+      migrations, the demo club and ``make run``'s path, every page once, the locking and
+      transaction fallbacks, JSON and constraint behaviour, the whole evening, backups and
+      archives. A module says so with ``pytestmark = pytest.mark.sqlite``.
+
+    A database test marked ``sqlite`` runs in both passes. Without ``PROTOKOLL_SUITE_PASS``
+    every collected test runs (a developer's ``pytest tests/…`` on one database)."""
     lost = [item.nodeid for item in items if not any(_runs_in_pass(item, p) for p in "12")]
     if lost:
         raise pytest.UsageError("in neither pass of the test command: " + ", ".join(lost))
@@ -98,45 +86,33 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 def _runs_in_pass(item: pytest.Item, suite_pass: str) -> bool:
-    if _reads_the_database_settings(item):
-        return True
-    if suite_pass == "1":
-        return item.get_closest_marker("browser") is None
-    return _wrote_to_a_database(item)
+    browser = item.get_closest_marker("browser") is not None
+    on_postgres = (
+        browser or _wrote_to_a_database(item) or item.get_closest_marker("postgres") is not None
+    )
+    if suite_pass == "2":
+        return on_postgres
+    if browser or item.get_closest_marker("postgres") is not None:
+        return False
+    return not on_postgres or item.get_closest_marker("sqlite") is not None
 
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_call(item: pytest.Item):
-    """The books' invariant after every test that could write to them: the same checks as
+    """The books' invariant after every test that uses a database: the same checks as
     ``manage.py check_ledger`` (the audit chain, every balance against its entries and zero
     sums, each game's money and every pot and bet against the engines' replay, the evenings'
-    pot moves against their rule), for every club, on SQLite and PostgreSQL alike. It runs as
-    part of the test — right after its body, before any fixture is torn down (a toy game still
-    registered, the test's settings still in force) — and fails it on any problem. A test that
-    breaks the books on purpose says so with ``@pytest.mark.books_tampered``."""
+    pot moves against their rule), for every club, on SQLite and PostgreSQL alike, as far as
+    the rows in the database say the test can have changed them (``tests/books.py``: all of it
+    once a money row exists). It runs as part of the test — right after its body, before any
+    fixture is torn down (a toy game still registered, the test's settings still in force) —
+    and fails it on any problem. A test that breaks the books on purpose says so with
+    ``@pytest.mark.books_tampered``."""
     result = yield
     if _wrote_to_a_database(item) and not item.get_closest_marker("books_tampered"):
         problems = books_problems(by_hand=item.get_closest_marker("books_by_hand") is not None)
         assert not problems, "check_ledger after the test:\n" + "\n".join(problems)
     return result
-
-
-def books_problems(*, by_hand: bool = False) -> list[str]:
-    """``by_hand``: the test posted by hand what only a game or an evening posts (the ledger's
-    own arithmetic, a statement's layout): the chain and the balances must still agree, the
-    games' and evenings' checks are not asked."""
-    if not (Transaction.objects.exists() or AuditRecord.objects.exists()):
-        return []
-    checks = (
-        (lambda club: ledger.verify_audit(club) + ledger.verify_balances(club))
-        if by_hand
-        else ledger.verify_books
-    )
-    return [
-        f"{club.slug}: {problem}"
-        for club in Club.objects.order_by("pk")
-        for problem in checks(club)
-    ]
 
 
 @pytest.fixture

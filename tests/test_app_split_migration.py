@@ -18,6 +18,9 @@ from league.models import GameResult, Standing
 from ledger.models import Account, AccountKind, Entry, Source, Transaction
 from scoring.models import Event
 
+# Also on SQLite (tests/conftest.py): the migrations.
+pytestmark = pytest.mark.sqlite
+
 BEFORE = [("club", "0008_club_public_league_money"), ("scoring", "0007_event_lines_from_replay")]
 
 

@@ -38,13 +38,13 @@ from django.urls import reverse
 from django.utils import timezone
 from playwright.sync_api import Error as PlaywrightError
 
-from club.demo import DEMO_PASSWORD, DEMO_USERNAME, load_demo
-from club.models import Member, User
+from club.demo import DEMO_PASSWORD, DEMO_USERNAME
+from club.models import Member
 from engine import registry
 from scoring import recording
-from scoring.demo import record_evenings
 from scoring.models import Game
 from tests.browser.conftest import hold_polls, log_in
+from tests.demo import demo_club
 from week import planning
 from week.models import Schedule
 
@@ -106,8 +106,7 @@ def a_club_with_games_and_money():
     """The demo club with its evenings recorded (finished games, money, league results) and one
     game of every kind in progress (seated by name order, the fewest players the game allows),
     a cribbage game with its starter cut."""
-    club = load_demo()
-    record_evenings(club, User.objects.get(username=DEMO_USERNAME))
+    club = demo_club()
     members = list(Member.objects.filter(club=club).order_by("name"))
     for info in registry.all_games():
         game = recording.start_game(club, info.key, members[: info.min_players], None)

@@ -36,10 +36,13 @@ from ledger.payments import record_payment, record_settlement
 from scoring import recording
 from scoring.models import Confirmation, Game
 from tests.conftest import client_for
+from tests.demo import demo_club
 from tests.evenings.test_evenings import tap
 from tests.evenings.test_whole_evening import KR, seed_club_pot, start_at
 from tests.factories import make_member
-from tests.scoring.test_demo import load
+
+# Also on SQLite (tests/conftest.py): archives into another database.
+pytestmark = pytest.mark.sqlite
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -140,8 +143,8 @@ def rich(db, django_capture_on_commit_callbacks):
 @pytest.fixture
 def demo(db, django_capture_on_commit_callbacks):
     """The demo club (three evenings of every game, the league), with an undo and a void."""
+    club = demo_club()
     with django_capture_on_commit_callbacks(execute=True):
-        club = load()
         by = User.objects.get(username="demo")
         last = Game.objects.filter(club=club, game_key="polskt_pass").latest("started_at")
         recording.undo_last(last, expected_seq=last.seq, idempotency_key="undo", by=by)

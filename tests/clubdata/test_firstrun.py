@@ -15,6 +15,9 @@ from ledger.models import AccountKind, Source
 from tests.conftest import client_for
 from tests.factories import PASSWORD, make_member
 
+# Also on SQLite (tests/conftest.py): a new club's first steps on the embedded default.
+pytestmark = pytest.mark.sqlite
+
 
 @pytest.fixture
 def founder(db):

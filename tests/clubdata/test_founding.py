@@ -18,6 +18,9 @@ from engine import registry
 from tests.concurrency import at_once, postgres_only
 from tests.factories import PASSWORD, make_user
 
+# Also on SQLite (tests/conftest.py): a club founded on the embedded default.
+pytestmark = pytest.mark.sqlite
+
 FOUND = reverse("clubdata:club-found")
 
 

@@ -25,7 +25,8 @@ from tests.conftest import client_for
 from tests.factories import make_member
 from week import feed
 
-pytestmark = pytest.mark.django_db
+# Also on SQLite (tests/conftest.py): every page once.
+pytestmark = [pytest.mark.sqlite, pytest.mark.django_db]
 
 
 def routes(patterns=None, namespace: str | None = None):

@@ -12,6 +12,9 @@ from django.http import QueryDict
 
 from core import inputs
 
+# Also on SQLite (tests/conftest.py): JSON and text a database chokes on.
+pytestmark = pytest.mark.sqlite
+
 
 def refusal(function, *args, **kwargs) -> str:
     with pytest.raises(ValidationError) as excinfo:

@@ -51,6 +51,9 @@ from scoring import games, recording
 from tests.evenings.test_evenings import tap
 from tests.factories import make_member
 
+# Also on SQLite (tests/conftest.py): the whole evening.
+pytestmark = pytest.mark.sqlite
+
 THURSDAY, NEXT_THURSDAY = date(2026, 11, 19), date(2026, 11, 26)
 KR = 100
 MEMBERS = ["Anna", "Bertil", "Cecilia", "David", "Erik", "Frida", "Gustav", "Hanna", "Ivar"]

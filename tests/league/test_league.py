@@ -17,7 +17,8 @@ from tests.conftest import client_for
 from tests.factories import make_club, make_member
 
 # The books' end-of-test check: results are recorded by hand for games that are not there.
-pytestmark = pytest.mark.books_by_hand
+# Also on SQLite (tests/conftest.py): rating points: COPY on PostgreSQL, a bulk insert on SQLite.
+pytestmark = [pytest.mark.sqlite, pytest.mark.books_by_hand]
 
 STOCKHOLM = ZoneInfo("Europe/Stockholm")
 

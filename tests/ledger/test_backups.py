@@ -28,6 +28,9 @@ from ledger.tasks import backup_task
 from scoring import recording
 from tests.factories import make_club, make_member
 
+# Also on SQLite (tests/conftest.py): backups and restores of each database.
+pytestmark = pytest.mark.sqlite
+
 ROOT = Path(__file__).resolve().parents[2]
 # What the round trip compares row for row between the database and its restored copy.
 TABLES = (

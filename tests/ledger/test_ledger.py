@@ -19,6 +19,9 @@ from tests.concurrency import at_once, postgres_only
 from tests.conftest import client_for
 from tests.factories import ledger_url_name, make_club, make_member
 
+# Also on SQLite (tests/conftest.py): posting: constraints, locks and the zero sum on each database.
+pytestmark = pytest.mark.sqlite
+
 
 @pytest.fixture
 def books(club, treasurer):

@@ -18,7 +18,8 @@ from scoring import recording
 from tests.live.server import asgi_server
 from tests.live.taps import stake, stake_then_fail
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# Also on SQLite (tests/conftest.py): push by the in-process hub there, pg_notify here.
+pytestmark = [pytest.mark.sqlite, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture

@@ -19,7 +19,8 @@ from tests.faults.conftest import closed_port
 from tests.faults.test_cache import REAL_REDIS, redis_cache
 from tests.live.taps import stake, stake_then_fail
 
-pytestmark = pytest.mark.django_db
+# Also on SQLite (tests/conftest.py): the poll's seq marks against each database's transactions.
+pytestmark = [pytest.mark.sqlite, pytest.mark.django_db]
 
 
 @pytest.fixture

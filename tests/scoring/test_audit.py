@@ -20,9 +20,9 @@ from ledger.models import Account, AuditRecord, Entry, Source
 from scoring import audit, recording
 from scoring.models import Event, Game, GameStatus
 from tests.concurrency import at_once, postgres_only
+from tests.demo import demo_club
 from tests.factories import make_club, make_member, make_user
 from tests.ledger.test_audit import forge
-from tests.scoring.test_demo import load
 
 
 @pytest.fixture
@@ -167,8 +167,7 @@ def test_it_reads_the_books_in_the_same_few_queries_however_many_games(game, toy
 def test_check_ledger_passes_on_the_demo_club_and_after_an_undo_and_a_void(
     db, django_capture_on_commit_callbacks
 ):
-    with django_capture_on_commit_callbacks(execute=True):
-        club = load()
+    club = demo_club()
     ok, said = check_ledger(club)
     assert ok, said
 

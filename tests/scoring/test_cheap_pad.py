@@ -13,14 +13,14 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from club.demo import DEMO_USERNAME, load_demo
+from club.demo import DEMO_USERNAME
 from club.models import User
 from engine import registry
 from engine.snapshots import SnapshotMismatch, restore
 from scoring import pad_history, recording
-from scoring.demo import record_evenings
 from scoring.models import Game
 from scoring.recording import replay
+from tests.demo import demo_club
 from tests.scoring.pad import HTMX, HTMX_IN_ENGLISH, pad_url
 from tests.scoring.test_pad_history import record, scores
 
@@ -47,9 +47,7 @@ def forget_everything() -> None:
 
 @pytest.fixture
 def demo_client(db, django_capture_on_commit_callbacks):
-    with django_capture_on_commit_callbacks(execute=True):
-        club = load_demo()
-        record_evenings(club, User.objects.get(username=DEMO_USERNAME))
+    club = demo_club()
     client = Client()
     client.force_login(User.objects.get(username=DEMO_USERNAME))
     return club, client

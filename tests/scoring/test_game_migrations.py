@@ -16,7 +16,8 @@ from scoring.recording import replay
 from tests.factories import make_table
 
 # The books' end-of-test check: old-format rows are written straight to the database.
-pytestmark = pytest.mark.books_tampered
+# Also on SQLite (tests/conftest.py): the migrations.
+pytestmark = [pytest.mark.sqlite, pytest.mark.books_tampered]
 
 
 def _store_as_before(game: Game, events: list[dict]) -> None:

@@ -11,6 +11,9 @@ from scoring.recording import EventRefused, StaleGame, replay
 from tests.concurrency import at_once, postgres_only
 from tests.factories import make_club, make_member
 
+# Also on SQLite (tests/conftest.py): one transaction per tap: the lock, the seq, JSON payloads.
+pytestmark = pytest.mark.sqlite
+
 
 @pytest.fixture
 def game(toy, club, scorer, member):

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from datetime import time
 
+import pytest
 from django.utils import timezone
 
 import evenings
@@ -36,6 +37,9 @@ from tests.factories import make_member
 from tests.scoring.test_confirming import _pay
 from week import planning, replies
 from week.models import Schedule
+
+# Also on SQLite (tests/conftest.py): the whole week.
+pytestmark = pytest.mark.sqlite
 
 NAMES = ["Anna", "Bertil", "Cecilia", "David", "Erik", "Frida"]
 
