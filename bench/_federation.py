@@ -42,10 +42,10 @@ from _quick import sized
 
 GENERATOR_VERSION = "1"  # change it when the data made here changes: kept databases are rebuilt
 
-CLUBS = sized(500, quick=4)
+CLUBS = sized(500, quick=2)
 MEMBERS = sized(60, quick=12)  # per club
-EVENTS = sized(10_000, quick=600)  # per club, at least
-TRANSACTIONS = sized(10_000, quick=500)  # per club, two entries each
+EVENTS = sized(10_000, quick=200)  # per club, at least
+TRANSACTIONS = sized(10_000, quick=200)  # per club, two entries each
 MEASURED = CLUBS // 2  # the club whose pages are measured (the same slug on both databases)
 KILLE_DEALS = sized(12, quick=2)
 

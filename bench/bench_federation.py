@@ -21,8 +21,8 @@ index scan on a club-scoped index.
 How the data is made: bench/_federation.py (COPY straight into the real tables, in time
 order across the clubs).
 
-Quick mode (``--quick`` or ``PROTOKOLL_BENCH_QUICK=1``): 4 clubs of 12 members, some 600 events
-and 500 transactions each, a short Kille evening, 3 runs; the databases ``…_quick`` are kept
+Quick mode (``--quick`` or ``PROTOKOLL_BENCH_QUICK=1``): 2 clubs of 12 members, some 200 events
+and 200 transactions each, a short Kille evening, 2 runs; the databases ``…_quick`` are kept
 too, so only the first quick run pays for building them.
 
     .venv/bin/python bench/bench_federation.py            # build once (minutes), then measure
@@ -46,7 +46,7 @@ from _quick import QUICK, sized
 DATABASE = sized("protokoll_bench_federation", quick="protokoll_bench_federation_quick")
 ONE_CLUB = sized("protokoll_bench_federation_one", quick="protokoll_bench_federation_one_quick")
 
-RUNS = sized(20, quick=3)
+RUNS = sized(20, quick=2)
 ROUNDS = sized(3, quick=1)  # measurements alternate between the databases, in child processes
 BIG_TABLE_ROWS = 100_000
 GOAL_RATIO = 1.2

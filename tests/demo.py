@@ -11,8 +11,11 @@ The copy is data, not a rerun, so the audit chain, the snapshots and the league 
 recording's own (``tests/scoring/test_demo.py`` checks what the recording gives, and the books'
 check after each test checks the copy).
 
-The rows keep their ids, so the demo must be the first thing a test writes: ``demo_club()``
-refuses a database that already holds a club or a login.
+``demo_members()`` is the same for the demo club's twelve members and logins alone
+(``club.demo.load_demo``, no evenings): what the browser tests start from.
+
+The rows keep their ids, so the demo must be the first thing a test writes: both refuse a
+database that already holds a club or a login.
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ class _Copy:
     tables: list[tuple[_Table, object]]  # the table, its rows (PostgreSQL: COPY text)
 
 
-_COPY: _Copy | None = None
+_COPIES: dict[str, _Copy] = {}  # by what was recorded: "members" or "evenings"
 
 
 class _Discard(Exception):
@@ -49,12 +52,21 @@ class _Discard(Exception):
 
 def demo_club() -> Club:
     """The demo club, as ``manage.py load_demo`` leaves it, in this test's database."""
-    global _COPY
+    return _demo("evenings")
+
+
+def demo_members() -> Club:
+    """The demo club's members and logins only, as ``club.demo.load_demo`` leaves them."""
+    return _demo("members")
+
+
+def _demo(what: str) -> Club:
     if Club.objects.exists() or User.objects.exists():
-        raise RuntimeError("demo_club() must come first: the database already holds people")
-    if _COPY is None or _COPY.vendor != connection.vendor:
-        _COPY = _record()
-    _write_back(_COPY)
+        raise RuntimeError("the demo must come first: the database already holds people")
+    copy = _COPIES.get(what)
+    if copy is None or copy.vendor != connection.vendor:
+        copy = _COPIES[what] = _record(evenings=what == "evenings")
+    _write_back(copy)
     return Club.objects.get(slug=DEMO_CLUB_SLUG)
 
 
@@ -85,7 +97,7 @@ def _integer_pk(table: _Table) -> bool:
     return isinstance(pk, models.AutoField | models.BigAutoField | models.IntegerField)
 
 
-def _record() -> _Copy:
+def _record(*, evenings: bool) -> _Copy:
     from scoring.demo import record_evenings
 
     tables = [t for t in _tables() if _integer_pk(t)]
@@ -95,7 +107,8 @@ def _record() -> _Copy:
         with transaction.atomic():
             with TestCase.captureOnCommitCallbacks(execute=True):
                 club = load_demo()
-                record_evenings(club, demo_user())
+                if evenings:
+                    record_evenings(club, demo_user())
             for table in tables:
                 rows = _rows_after(table, before[table.name])
                 if rows:

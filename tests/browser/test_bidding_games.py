@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from club.demo import DEMO_PASSWORD, DEMO_USERNAME, load_demo
+from club.demo import DEMO_PASSWORD, DEMO_USERNAME
 from league.models import GameResult
 from scoring import recording
 from scoring.models import Game
@@ -21,6 +21,7 @@ from tests.browser.conftest import (
     start_by_tapping,
     tap,
 )
+from tests.demo import demo_members
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -39,7 +40,7 @@ def assert_thumb_sized(page) -> None:
 
 
 def test_a_fyrtioett_game_is_started_and_played_to_41_by_tapping(page, live_server, output_dir):
-    club = load_demo()
+    club = demo_members()
     players = seated(club, 4)
     log_in(page, live_server, DEMO_USERNAME, DEMO_PASSWORD)
     start_by_tapping(page, live_server, club, "fyrtioett", players)
@@ -103,7 +104,7 @@ def test_a_fyrtioett_game_is_started_and_played_to_41_by_tapping(page, live_serv
 
 
 def test_a_nittionio_deal_with_a_show_is_recorded_by_tapping(page, live_server, output_dir):
-    club = load_demo()
+    club = demo_members()
     players = seated(club, 3)
     game = recording.start_game(club, "nittionio", players, None)
     open_pad(page, live_server, game)
@@ -139,7 +140,7 @@ def test_a_nittionio_deal_with_a_show_is_recorded_by_tapping(page, live_server, 
 
 
 def test_a_femhundra_deal_is_recorded_from_the_bid_table(page, live_server, output_dir):
-    club = load_demo()
+    club = demo_members()
     players = seated(club, 3)
     game = recording.start_game(club, "femhundra", players, None, rules={"misere": True})
     open_pad(page, live_server, game)
@@ -179,7 +180,7 @@ def test_a_femhundra_deal_is_recorded_from_the_bid_table(page, live_server, outp
 
 
 def test_a_four_player_femhundra_pad_shows_the_two_sides(page, live_server, output_dir):
-    club = load_demo()
+    club = demo_members()
     game = recording.start_game(club, "femhundra", seated(club, 4), None)
     recording.append_event(
         game,

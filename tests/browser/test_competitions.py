@@ -11,12 +11,13 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
-from club.demo import DEMO_PASSWORD, DEMO_USERNAME, load_demo
+from club.demo import DEMO_PASSWORD, DEMO_USERNAME
 from club.models import Member, User
 from competitions.models import Competition, Status
 from scoring.models import Game
 from tests.browser.conftest import assert_fits_the_phone, log_in, seated
 from tests.browser.test_tap_targets import _MEASURE, MIN_PX
+from tests.demo import demo_members
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -24,7 +25,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 def test_an_admin_runs_a_swiss_and_a_second_phone_opens_a_tables_pad(
     live_server, phones, output_dir
 ):
-    club = load_demo()
+    club = demo_members()
     players = seated(club, 4)
     bertil = Member.objects.get(club=club, name="Bertil Holm")
     bertil.user = User.objects.create_user("bertil", password="bertil-kille-121")

@@ -8,19 +8,20 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
-from club.demo import DEMO_PASSWORD, DEMO_USERNAME, load_demo
+from club.demo import DEMO_PASSWORD, DEMO_USERNAME
 from club.models import ConfirmWhen, Member, Membership, Role, User
 from scoring import recording
 from scoring.models import Confirmation
 from tests.browser.conftest import hold_polls, log_in, seated
 from tests.browser.test_tap_queue import slow_network
 from tests.browser.test_tap_targets import _MEASURE, MIN_PX
+from tests.demo import demo_members
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def test_a_player_confirms_on_his_phone_and_the_hosts_pad_shows_it(live_server, phones, output_dir):
-    club = load_demo()
+    club = demo_members()
     players = seated(club, 3)
     host_user = User.objects.get(username=DEMO_USERNAME)
     game = recording.start_game(club, "stopp", players, host_user, rules={"capital": 1})
@@ -60,7 +61,7 @@ def test_a_word_and_the_next_deal_tapped_on_a_slow_network_both_record(live_serv
     expected seq: the deal tapped behind it must still go with its own (it went as NaN once,
     and the server refused it). The club asks after each deal; Bertil, a scorer who has
     recorded nothing yet, confirms deal 1 and at once records deal 2."""
-    club = load_demo()
+    club = demo_members()
     club.confirm_when = ConfirmWhen.DEAL
     club.save(update_fields=["confirm_when"])
     players = seated(club, 3)

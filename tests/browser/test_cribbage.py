@@ -7,15 +7,16 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from club.demo import DEMO_PASSWORD, DEMO_USERNAME, load_demo
+from club.demo import DEMO_PASSWORD, DEMO_USERNAME
 from scoring.models import Game
 from tests.browser.conftest import assert_fits_the_phone, log_in
+from tests.demo import demo_members
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def test_a_whole_deal_is_recorded_by_tapping(page, live_server, output_dir):
-    club = load_demo()
+    club = demo_members()
     log_in(page, live_server, DEMO_USERNAME, DEMO_PASSWORD)
     page.goto(f"{live_server.url}/c/{club.slug}/play/cribbage/")
     page.get_by_text("Doris Ek").click()  # deals first
@@ -64,7 +65,7 @@ def test_a_whole_deal_is_recorded_by_tapping(page, live_server, output_dir):
 
 
 def test_the_play_is_recorded_by_tapping_each_cards_rank_and_go(page, live_server, output_dir):
-    club = load_demo()
+    club = demo_members()
     log_in(page, live_server, DEMO_USERNAME, DEMO_PASSWORD)
     page.goto(f"{live_server.url}/c/{club.slug}/play/cribbage/")
     page.get_by_text("Doris Ek").click()  # deals first: Ivar leads
@@ -107,7 +108,7 @@ def test_the_play_is_recorded_by_tapping_each_cards_rank_and_go(page, live_serve
 def test_no_pegging_chips_while_the_hands_are_counted(page, live_server, output_dir):
     # Issue 25: on a board the shows are pegged with the same pegs; while the hands are counted
     # the pad offers the hand's points, and no pegging chips.
-    club = load_demo()
+    club = demo_members()
     log_in(page, live_server, DEMO_USERNAME, DEMO_PASSWORD)
     page.goto(f"{live_server.url}/c/{club.slug}/play/cribbage/")
     page.get_by_text("Doris Ek").click()  # deals first

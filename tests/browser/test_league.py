@@ -11,17 +11,18 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 import league
-from club.demo import DEMO_PASSWORD, DEMO_USERNAME, load_demo
+from club.demo import DEMO_PASSWORD, DEMO_USERNAME
 from club.models import Member, Season
 from league.intake import PlayerResult
 from tests.browser.conftest import assert_fits_the_phone, log_in
+from tests.demo import demo_members
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 STOCKHOLM = ZoneInfo("Europe/Stockholm")
 
 
 def test_a_member_switches_game_and_season_on_the_league_page(page, live_server, output_dir):
-    club = load_demo()
+    club = demo_members()
     year = timezone.localdate().year
     Season.objects.create(
         club=club, name=f"Vår {year}", start=date(year, 1, 1), end=date(year, 6, 30)

@@ -14,10 +14,11 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 import league
-from club.demo import DEMO_PASSWORD, DEMO_USERNAME, load_demo
+from club.demo import DEMO_PASSWORD, DEMO_USERNAME
 from club.models import Member, Season
 from league.intake import PlayerResult
 from tests.browser.conftest import PHONE, assert_fits_the_phone, log_in
+from tests.demo import demo_members
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 STOCKHOLM = ZoneInfo("Europe/Stockholm")
@@ -26,7 +27,7 @@ MORE = ["V", "P/s", "Netto", "Vunna potter", "Form"]
 
 
 def club_with_a_kille_table():
-    club = load_demo()
+    club = demo_members()
     year = timezone.localdate().year
     Season.objects.create(club=club, name=str(year), start=date(year, 1, 1), end=date(year, 12, 31))
     people = list(Member.objects.filter(club=club).order_by("name"))

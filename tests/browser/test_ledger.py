@@ -8,15 +8,16 @@ import pytest
 from playwright.sync_api import expect
 
 import ledger
-from club.demo import DEMO_PASSWORD, DEMO_USERNAME, load_demo
+from club.demo import DEMO_PASSWORD, DEMO_USERNAME
 from club.models import Member
 from tests.browser.conftest import assert_fits_the_phone, log_in
+from tests.demo import demo_members
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def test_a_treasurer_records_a_payment_and_sees_the_balance(page, live_server, output_dir):
-    club = load_demo()
+    club = demo_members()
     log_in(page, live_server, DEMO_USERNAME, DEMO_PASSWORD)
     page.get_by_role("navigation", name="Delar").get_by_role("link", name="Kassa").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Kassa")

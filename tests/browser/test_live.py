@@ -11,9 +11,9 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from club.demo import load_demo
 from scoring import recording
 from tests.browser.conftest import open_pad, seated, tap
+from tests.demo import demo_members
 from tests.live.server import asgi_server
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -43,7 +43,7 @@ def stream_open(page) -> None:
 
 
 def test_a_tap_on_one_phone_reaches_the_other_by_push(served, phones, output_dir):
-    club = load_demo()
+    club = demo_members()
     game = recording.start_game(club, "stopp", seated(club, 3), None)
     scorer, other = phones(), phones()
     for phone in (scorer, other):

@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 import ledger
-from club.demo import DEMO_PASSWORD, DEMO_USERNAME, load_demo
+from club.demo import DEMO_PASSWORD, DEMO_USERNAME
 from club.models import Member
 from league.models import GameResult
 from ledger.models import Account
@@ -20,6 +20,7 @@ from tests.browser.conftest import (
     start_by_tapping,
     tap,
 )
+from tests.demo import demo_members
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -38,7 +39,7 @@ def hand_sum(page) -> str:
 
 
 def test_a_vandatta_game_is_played_by_tapping(page, live_server, output_dir):
-    club = load_demo()
+    club = demo_members()
     players = start(page, live_server, club, "vandatta", 3)
     expect(page.get_by_test_id("vd-out")).to_be_visible()
     assert_fits_the_phone(page)
@@ -85,7 +86,7 @@ def test_a_vandatta_game_is_played_by_tapping(page, live_server, output_dir):
 
 
 def test_a_stopp_game_is_played_for_money_by_tapping(page, live_server, output_dir):
-    club = load_demo()
+    club = demo_members()
     players = start(page, live_server, club, "stopp", 3, options={"capital": "2"})
     expect(page.get_by_test_id("st-deal")).to_be_visible()
     expect(page.get_by_test_id("capital-s0")).to_contain_text("2")
@@ -114,7 +115,7 @@ def test_a_stopp_game_is_played_for_money_by_tapping(page, live_server, output_d
 
 
 def test_a_president_game_is_played_by_tapping_players_out(page, live_server, output_dir):
-    club = load_demo()
+    club = demo_members()
     players = start(page, live_server, club, "president", 3)
     expect(page.get_by_test_id("pr-out")).to_be_visible()
 

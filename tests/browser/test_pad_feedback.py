@@ -9,7 +9,6 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from club.demo import load_demo
 from scoring import recording
 from scoring.models import Event
 from tests.browser.conftest import (
@@ -20,6 +19,7 @@ from tests.browser.conftest import (
     seated,
     tap,
 )
+from tests.demo import demo_members
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -61,7 +61,7 @@ def saved(page, seq: int) -> None:
 
 
 def test_a_refused_stopp_deal_keeps_the_taps_and_says_why_in_view(page, live_server, output_dir):
-    club = load_demo()
+    club = demo_members()
     game = recording.start_game(club, "stopp", seated(club, 3), None)
     open_pad(page, live_server, game)
     # Nobody went out: every hand still has cards.
@@ -84,7 +84,7 @@ def test_a_refused_stopp_deal_keeps_the_taps_and_says_why_in_view(page, live_ser
 
 
 def test_a_refused_fyrtioett_deal_keeps_the_bids_and_tricks(page, live_server, output_dir):
-    club = load_demo()
+    club = demo_members()
     game = recording.start_game(club, "fyrtioett", seated(club, 4), None)
     open_pad(page, live_server, game)
     bids = {"s3": 7, "s2": 5, "s1": 8, "s0": 4}
@@ -108,7 +108,7 @@ def test_a_refused_fyrtioett_deal_keeps_the_bids_and_tricks(page, live_server, o
 
 
 def test_a_refused_nittionio_deal_keeps_the_calls_bids_and_tricks(page, live_server, output_dir):
-    club = load_demo()
+    club = demo_members()
     game = recording.start_game(club, "nittionio", seated(club, 3), None)
     open_pad(page, live_server, game)
     picks = ["call-s1-declare", "bid-s0-2", "bid-s1-4", "bid-s2-3"]
@@ -133,7 +133,7 @@ ELEVEN_TRICKS = [*AUCTION, "tricks-s1-8", "tricks-s2-1", "tricks-s0-2"]
 
 
 def test_a_refused_femhundra_deal_keeps_the_contract_and_tricks(page, live_server, output_dir):
-    club = load_demo()
+    club = demo_members()
     game = recording.start_game(club, "femhundra", seated(club, 3), None)
     open_pad(page, live_server, game)
     picks = ELEVEN_TRICKS  # of ten
@@ -156,7 +156,7 @@ def test_a_refused_femhundra_deal_keeps_the_contract_and_tricks(page, live_serve
 def test_a_refusal_on_a_long_bidding_pad_is_not_hidden_behind_the_sticky_tally(
     page, live_server, output_dir
 ):
-    club = load_demo()
+    club = demo_members()
     game = recording.start_game(club, "femhundra", seated(club, 3), None)
     open_pad(page, live_server, game)
     for testid in ELEVEN_TRICKS:
@@ -169,7 +169,7 @@ def test_a_refusal_on_a_long_bidding_pad_is_not_hidden_behind_the_sticky_tally(
 
 
 def test_a_refused_kasino_claim_keeps_what_was_certain(page, live_server, output_dir):
-    club = load_demo()
+    club = demo_members()
     game = recording.start_game(club, "kasino", seated(club, 2), None)
     # s0 has 9 after a deal: most cards, storan, three aces, sistan and 2 tabbar.
     _record(
@@ -208,7 +208,7 @@ def test_a_refused_kasino_claim_keeps_what_was_certain(page, live_server, output
 
 
 def test_a_refused_cribbage_count_keeps_the_tapped_cards(page, live_server, output_dir):
-    club = load_demo()
+    club = demo_members()
     game = recording.start_game(club, "cribbage", seated(club, 2), None)
     _record(game, "starter", {"card": "5D"})
     open_pad(page, live_server, game)
@@ -233,7 +233,7 @@ def test_a_refused_cribbage_count_keeps_the_tapped_cards(page, live_server, outp
 
 
 def test_after_a_save_the_next_deal_starts_at_the_top_of_the_screen(page, live_server):
-    club = load_demo()
+    club = demo_members()
     game = recording.start_game(club, "nittionio", seated(club, 3), None)
     open_pad(page, live_server, game)
     for testid in ("bid-s0-2", "bid-s1-4", "bid-s2-3", "tricks-s0-2", "tricks-s1-4"):
@@ -254,7 +254,7 @@ def test_after_a_save_the_next_deal_starts_at_the_top_of_the_screen(page, live_s
 
 
 def test_the_undo_button_says_what_it_undoes(page, live_server):
-    club = load_demo()
+    club = demo_members()
     game = recording.start_game(club, "stopp", seated(club, 3), None)
     open_pad(page, live_server, game)
     expect(page.get_by_test_id("undo")).to_have_count(0)

@@ -11,10 +11,10 @@ from urllib.parse import parse_qs
 import pytest
 from playwright.sync_api import expect
 
-from club.demo import load_demo
 from scoring import recording
 from scoring.models import Event
 from tests.browser.conftest import assert_in_view, hold_polls, open_pad, seated, tap
+from tests.demo import demo_members
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -63,7 +63,7 @@ B_DEAL = ["bid-s0-3", "bid-s1-2", "bid-s2-1", "tricks-s0-4", "tricks-s1-2", "tri
 def two_phones(page, phones, live_server):
     """A Nittionio game open on two scorers' phones, A and B (both the demo scorer). B's polls
     go unanswered: B has not heard of A's deal when B taps. A's too: A does not need them."""
-    club = load_demo()
+    club = demo_members()
     game = recording.start_game(club, "nittionio", seated(club, 3), None)
     a, b = page, phones(service_workers="block")
     hold_polls(b)
@@ -144,7 +144,7 @@ def test_a_draft_is_discarded_by_a_tap(two_phones):
 def test_a_half_filled_form_survives_another_phones_deal_arriving_by_poll(
     page, phones, live_server
 ):
-    club = load_demo()
+    club = demo_members()
     game = recording.start_game(club, "nittionio", seated(club, 3), None)
     a, b = page, phones(service_workers="block")  # B polls, A does not
     open_pad(a, live_server, game)
@@ -170,7 +170,7 @@ def test_a_half_filled_form_survives_another_phones_deal_arriving_by_poll(
 
 def test_a_half_filled_form_is_left_alone_while_nothing_new_arrives(phones, live_server):
     page = phones(service_workers="block")  # it polls
-    club = load_demo()
+    club = demo_members()
     game = recording.start_game(club, "nittionio", seated(club, 3), None)
     open_pad(page, live_server, game)
     tap_all(page, B_DEAL[:2])
@@ -188,7 +188,7 @@ def test_a_half_filled_form_is_left_alone_while_nothing_new_arrives(phones, live
 def test_a_conflict_on_a_long_bidding_pad_is_not_hidden_behind_the_sticky_tally(
     page, live_server, output_dir
 ):
-    club = load_demo()
+    club = demo_members()
     game = recording.start_game(club, "femhundra", seated(club, 3), None)
     open_pad(page, live_server, game)
     calls = ["call-1-8H", "call-2-pass", "call-3-pass"]
@@ -216,7 +216,7 @@ STOPP_DEAL = ["st-cards-s0-0", "st-cards-s1-2", "st-cards-s2-3"]
 
 def stopp_pad(page, live_server):
     hold_polls(page)
-    club = load_demo()
+    club = demo_members()
     game = recording.start_game(club, "stopp", seated(club, 3), None)
     open_pad(page, live_server, game)
     return game

@@ -9,16 +9,17 @@ import pytest
 from playwright.sync_api import expect
 
 import ledger
-from club.demo import DEMO_PASSWORD, DEMO_USERNAME, load_demo
+from club.demo import DEMO_PASSWORD, DEMO_USERNAME
 from club.models import Member
 from ledger.models import Source, Transaction
 from tests.browser.conftest import assert_fits_the_phone, log_in
+from tests.demo import demo_members
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def test_a_treasurer_settles_up_with_swish_and_records_a_payment(page, live_server, output_dir):
-    club = load_demo()
+    club = demo_members()
     accounts = {
         m.name.split()[0]: ledger.member_account(m) for m in Member.objects.filter(club=club)
     }

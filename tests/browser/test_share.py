@@ -11,11 +11,12 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
-from club.demo import DEMO_PASSWORD, DEMO_USERNAME, load_demo
+from club.demo import DEMO_PASSWORD, DEMO_USERNAME
 from club.models import Member
 from engine import registry
 from scoring import games, recording
 from tests.browser.conftest import assert_fits_the_phone, log_in
+from tests.demo import demo_members
 from tests.scoring import toy_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -47,7 +48,7 @@ def toy():
 
 @pytest.fixture
 def finished_game(toy):
-    club = load_demo()
+    club = demo_members()
     astrid, bertil = Member.objects.filter(club=club).order_by("name")[:2]
     game = recording.start_game(club, toy_game.KEY, [astrid, bertil], astrid.user)
     for seq, (kind, payload) in enumerate(
@@ -95,7 +96,7 @@ def test_without_a_clipboard_the_text_is_selected(page, live_server, finished_ga
 
 
 def test_the_public_league_link_opens_the_share_sheet(page, live_server, output_dir):
-    club = load_demo()
+    club = demo_members()
     page.add_init_script(RECORD_SHARES)
     log_in(page, live_server, DEMO_USERNAME, DEMO_PASSWORD)
     page.goto(live_server.url + reverse("league:standings", args=[club.slug]))
@@ -111,7 +112,7 @@ def test_the_public_league_link_opens_the_share_sheet(page, live_server, output_
 
 
 def test_an_invite_link_is_copied(page, live_server):
-    club = load_demo()
+    club = demo_members()
     guest = Member.objects.filter(club=club, user__isnull=True).order_by("name").first()
     page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server.url)
     page.add_init_script(NO_SHARE_SHEET)

@@ -7,14 +7,15 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from club.demo import DEMO_PASSWORD, DEMO_USERNAME, load_demo
+from club.demo import DEMO_PASSWORD, DEMO_USERNAME
 from tests.browser.conftest import assert_fits_the_phone, log_in
+from tests.demo import demo_members
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def test_the_demo_member_logs_in_and_switches_to_english(page, live_server, output_dir):
-    club = load_demo()
+    club = demo_members()
     log_in(page, live_server, DEMO_USERNAME, DEMO_PASSWORD)
 
     expect(page).to_have_url(re.compile(rf"/c/{club.slug}/$"))
@@ -35,7 +36,7 @@ def test_the_demo_member_logs_in_and_switches_to_english(page, live_server, outp
 
 
 def test_tap_targets_are_at_least_44px(page, live_server):
-    load_demo()
+    demo_members()
     log_in(page, live_server, DEMO_USERNAME, DEMO_PASSWORD)
     expect(page.get_by_role("heading", level=1)).to_have_text("Hej, Astrid Lindqvist")
     page.wait_for_load_state("load")
@@ -50,7 +51,7 @@ def test_tap_targets_are_at_least_44px(page, live_server):
 
 
 def test_a_wrong_password_says_so_and_stays_on_the_login_page(page, live_server):
-    load_demo()
+    demo_members()
     log_in(page, live_server, DEMO_USERNAME, "wrong", expect_failure=True)
     expect(page.get_by_role("alert")).to_be_visible()
     expect(page).to_have_url(re.compile(r"/login/"))

@@ -7,15 +7,15 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from club.demo import load_demo
 from scoring.models import Game
 from tests.browser.conftest import DEMO_PASSWORD, DEMO_USERNAME, log_in, seated
+from tests.demo import demo_members
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def test_choosing_a_variant_shows_its_options_only(page, live_server):
-    club = load_demo()
+    club = demo_members()
     log_in(page, live_server, DEMO_USERNAME, DEMO_PASSWORD)
     page.goto(f"{live_server.url}/c/{club.slug}/play/whist/")
     page.locator("details.rules summary").click()

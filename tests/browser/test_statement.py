@@ -8,13 +8,13 @@ from playwright.sync_api import expect
 from club.demo import DEMO_PASSWORD, DEMO_USERNAME
 from ledger import statement_pages
 from tests.browser.conftest import assert_fits_the_phone, log_in
-from tests.scoring.test_demo import load
+from tests.demo import demo_club
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def test_a_member_opens_a_game_on_their_statement(page, live_server, output_dir):
-    club = load()
+    club = demo_club()
     log_in(page, live_server, DEMO_USERNAME, DEMO_PASSWORD)
     page.goto(f"{live_server.url}/c/{club.slug}/ledger/me/")
     games = page.locator(".stmt-game")
@@ -38,7 +38,7 @@ def test_a_long_statement_pages_back_on_a_phone_in_swedish_and_english(
     # Two lines a page, read one entry a line at first: the demo member's statement is pages.
     monkeypatch.setattr(statement_pages, "LINES_PER_PAGE", 2)
     monkeypatch.setattr(statement_pages, "ENTRIES_PER_LINE", 1)
-    club = load()
+    club = demo_club()
     log_in(page, live_server, DEMO_USERNAME, DEMO_PASSWORD)
     page.goto(f"{live_server.url}/c/{club.slug}/ledger/me/")
     pager = page.get_by_test_id("stmt-pager")

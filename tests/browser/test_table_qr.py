@@ -10,11 +10,12 @@ from django.urls import reverse
 from playwright.sync_api import expect
 
 import evenings
-from club.demo import DEMO_PASSWORD, DEMO_USERNAME, load_demo
+from club.demo import DEMO_PASSWORD, DEMO_USERNAME
 from club.models import Member, User
 from scoring import recording
 from tests.browser.conftest import log_in, seated, tap
 from tests.browser.test_tap_targets import _MEASURE, MIN_PX
+from tests.demo import demo_members
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -22,7 +23,7 @@ STOPP_DEAL = ["st-cards-s0-0", "st-cards-s1-2", "st-cards-s2-3"]
 
 
 def test_a_second_phone_opens_the_tables_link_and_records_there(live_server, phones, output_dir):
-    club = load_demo()
+    club = demo_members()
     players = seated(club, 3)
     evening = evenings.open_evening(club, None)
     here = [evenings.check_in(evening, None, member=m) for m in players]

@@ -15,12 +15,13 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from club.demo import DEMO_PASSWORD, DEMO_USERNAME, load_demo
+from club.demo import DEMO_PASSWORD, DEMO_USERNAME
 from club.models import Member, User
 from engine import cribbage
 from scoring import recording
 from scoring.models import Event
 from tests.browser.conftest import assert_in_view, hold_polls, log_in, open_pad, seated
+from tests.demo import demo_members
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -53,7 +54,7 @@ def page(phones):
 
 
 def cribbage_game(starter: str = "5D"):
-    club = load_demo()
+    club = demo_members()
     game = recording.start_game(club, "cribbage", seated(club, 2), None)
     recording.append_event(
         game, "starter", {"card": starter}, expected_seq=0, idempotency_key="starter", by=None

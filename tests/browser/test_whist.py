@@ -6,16 +6,16 @@ import pytest
 from playwright.sync_api import expect
 
 import ledger
-from club.demo import load_demo
 from club.models import Member
 from scoring import recording
 from tests.browser.conftest import assert_fits_the_phone, open_pad, seated
+from tests.demo import demo_members
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def test_a_scorer_taps_a_whole_rubber_and_sees_the_money(page, live_server, output_dir):
-    club = load_demo()
+    club = demo_members()
     names = ["Astrid Lindqvist", "Bertil Holm", "Cecilia Berg", "Doris Ek"]
     four = [Member.objects.get(club=club, name=name) for name in names]
     game = recording.start_game(club, "whist", four, four[0].user, rules={"stake_ore": 100})
@@ -61,7 +61,7 @@ def test_a_scorer_taps_a_whole_rubber_and_sees_the_money(page, live_server, outp
 
 
 def test_the_tricks_buttons_are_big_enough_for_a_thumb(page, live_server):
-    club = load_demo()
+    club = demo_members()
     four = seated(club, 4)
     game = recording.start_game(club, "whist", four, None)
     open_pad(page, live_server, game)
@@ -75,7 +75,7 @@ def test_the_tricks_buttons_are_big_enough_for_a_thumb(page, live_server):
 
 
 def test_a_deal_needs_the_honours_split_before_the_tricks(page, live_server):
-    club = load_demo()
+    club = demo_members()
     game = recording.start_game(club, "whist", seated(club, 4), None)
     open_pad(page, live_server, game)
     page.get_by_test_id("tricks-0-8").click()  # no split tapped: the form does not go
@@ -103,7 +103,7 @@ def test_the_rubber_calculator_on_a_phone_without_login(page, live_server, outpu
 
 
 def test_a_deal_a_la_guerre_is_tapped_player_by_player(page, live_server, output_dir):
-    club = load_demo()
+    club = demo_members()
     names = ["Astrid Lindqvist", "Bertil Holm", "Cecilia Berg", "Doris Ek"]
     four = [Member.objects.get(club=club, name=name) for name in names]
     game = recording.start_game(club, "whist", four, four[0].user, rules={"variant": "guerre"})
