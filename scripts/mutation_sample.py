@@ -126,8 +126,8 @@ BREAKS = (
         "scoring",
         "a game's pad is looked up among every club's games, not the member's club's",
         "scoring/views.py",
-        "Game.objects.for_club(request.club)\n        .select_related(\"table\")",
-        "Game.objects.all()\n        .select_related(\"table\")",
+        'Game.objects.for_club(request.club)\n        .select_related("table")',
+        'Game.objects.all()\n        .select_related("table")',
         ("tests/scoring/test_views.py", "tests/scoring/test_pads.py"),
     ),
     Break(
@@ -358,7 +358,9 @@ def main() -> int:
         print(f"    {mark} in {result['seconds']} s by {result['by']}", flush=True)
         results.append(result)
     missed = [r["name"] for r in results if not r["caught"]]
-    print(f"{len(results) - len(missed)} of {len(results)} caught", f"missed: {missed}" * bool(missed))
+    print(f"{len(results) - len(missed)} of {len(results)} caught")
+    if missed:
+        print("missed:", ", ".join(missed))
     if args.json:
         args.json.write_text(json.dumps(results, indent=1))
     return 1 if missed else 0
