@@ -13,6 +13,7 @@ from django.core.management import call_command
 
 import ledger
 from league.models import GameResult, OwedAction, OwedResult
+from league.owed import deliver
 from league.tasks import deliver_all_owed_task
 from scoring import recording
 from scoring.models import GameStatus
@@ -67,6 +68,19 @@ def test_a_game_finished_with_the_broker_away_gets_its_results_when_it_is_back(
         assert deliver_all_owed_task.delay().get() == [1, 0]
     assert results_of(kille) == 3
     assert owed(kille) is None
+    assert ledger.verify_books(club) == []
+
+
+def test_what_was_delivered_is_not_delivered_again(
+    club, kille, broker, django_capture_on_commit_callbacks
+):
+    broker(f"redis://127.0.0.1:{closed_port()}/0")
+    with django_capture_on_commit_callbacks(execute=True):
+        tap(kille, "end_evening")
+    assert deliver(kille.ref) is True
+    # A second worker (or the sweep) that comes for the same game finds nothing owed.
+    assert deliver(kille.ref) is False
+    assert results_of(kille) == 3
     assert ledger.verify_books(club) == []
 
 

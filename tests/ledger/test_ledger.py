@@ -179,6 +179,18 @@ def test_a_reversal_restores_every_balance_and_happens_once(club, books):
     assert excinfo.value.code == "reversal"
 
 
+def test_a_reversal_without_a_reason_is_refused_and_changes_nothing(club, books):
+    tx = ledger.post(
+        club, [(books["anna"], -300), (books["cash"], 300)], "Inbetalning", Source.MANUAL, None
+    )
+    for reason in ("", "   "):
+        with pytest.raises(LedgerError) as excinfo:
+            ledger.reverse(tx, reason, books["by"])
+        assert excinfo.value.code == "reason_required"
+    assert Transaction.objects.filter(club=club).count() == 1
+    assert ledger.balance(books["anna"]) == -300
+
+
 def game_stake(club, books, game_id=17, seq=1):
     """A stake as scoring.recording posts it for a game's event."""
     ref = f"game:{game_id}:event:{seq}"

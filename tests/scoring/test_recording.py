@@ -52,6 +52,36 @@ def test_a_double_tapped_submit_records_once(game, club):
     assert pot(club).balance_ore == 200
 
 
+def test_a_rolled_back_tap_leaves_no_state_in_the_cache_for_another_process_s_tap(
+    game, django_capture_on_commit_callbacks
+):
+    """The state of a tap is cached only once its transaction commits: a tap rolled back after
+    its event was applied must not leave its state under the seq that another process's tap
+    then takes (each worker has a cache of its own)."""
+    from collections import OrderedDict
+    from unittest import mock
+
+    from django.db import transaction
+
+    with django_capture_on_commit_callbacks(execute=True):
+        append(game, "stake", {"player": "s0", "amount": 200}, 0, "a")
+
+    def a_tap_whose_request_fails_after_the_event():
+        with transaction.atomic():
+            append(game, "stake", {"player": "s1", "amount": 900}, 1, "rolled-back")
+            raise RuntimeError("the request failed after the event was applied")
+
+    with django_capture_on_commit_callbacks(execute=True), pytest.raises(RuntimeError):
+        a_tap_whose_request_fails_after_the_event()
+    another_worker = mock.patch.object(replay, "_STATE_CACHE", OrderedDict())
+    with another_worker, django_capture_on_commit_callbacks(execute=True):
+        append(game, "stake", {"player": "s2", "amount": 300}, 1, "b")
+    game.refresh_from_db()
+    state, nets = replay.current_state(game)  # this worker again
+    assert nets == {"s0": -200, "s2": -300, "pot": 500}
+    assert state.pot_ore == 500
+
+
 def test_a_stale_seq_is_refused_with_what_was_missed(game):
     append(game, "stake", {"player": "s0", "amount": 200}, 0, "a")
     append(game, "stake", {"player": "s1", "amount": 300}, 1, "b")

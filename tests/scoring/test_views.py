@@ -28,6 +28,30 @@ def test_the_pad_page_and_its_fragment(scorer_client, game):
     assert fragment.lstrip().startswith('<div id="pad"')
 
 
+def test_another_clubs_game_under_this_clubs_address_is_not_found(
+    toy, scorer_client, club, outsider
+):
+    """The slug lets the scorer into his own club; a game id from another club under it is 404
+    on every page of a game, and a tap there records nothing."""
+    theirs = recording.start_game(outsider.club, "toy", [outsider, "Gästen"], outsider.user)
+
+    def url(name):
+        return reverse(f"scoring:{name}", args=[club.slug, theirs.pk])
+
+    for name in ("game-detail", "game-poll"):
+        assert scorer_client.get(url(name)).status_code == 404, name
+    for name in ("game-event", "game-confirm"):
+        assert scorer_client.post(url(name), {"type": "stake"}).status_code == 404, name
+    # Voiding needs an admin: refused before the game is even looked up.
+    assert scorer_client.post(url("game-void"), {"reason": "x"}).status_code in (403, 404)
+    payload = {"player": "s0", "amount": 200}
+    tap = post_event(scorer_client, theirs, "stake", payload=payload, seq=0, key="k1")
+    assert tap.status_code == 404  # under its own club's address: not his club
+    assert not Event.objects.filter(game=theirs).exists()
+    theirs.refresh_from_db()
+    assert theirs.status == GameStatus.OPEN
+
+
 def test_an_htmx_event_returns_the_new_pad(scorer_client, game):
     response = post_event(
         scorer_client, game, "stake", payload={"player": "s0", "amount": 200}, seq=0, key="k1"

@@ -40,6 +40,15 @@ def test_thursdays_at_half_past_six_stay_half_past_six_across_the_october_change
     assert {e.status for e in made} == {EveningStatus.PLANNED}
 
 
+def test_the_horizon_is_92_days_counting_today_and_never_the_93rd(club):
+    # From Wednesday 14 October 2026 the 92 days end on Wednesday 13 January 2027; the 93rd,
+    # Thursday 14 January, is a Thursday the horizon does not reach.
+    thursdays(club, date(2026, 10, 1))
+    made = planning.plan_ahead(club, date(2026, 10, 14))
+    assert max(e.date for e in made) == date(2027, 1, 7)
+    assert len(made) == 13
+
+
 def test_and_across_the_march_change(club):
     # Summer time begins on Sunday 29 March 2027: 17:30 UTC before, 16:30 after.
     thursdays(club, date(2027, 3, 1), until=date(2027, 4, 8))
