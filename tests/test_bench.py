@@ -7,10 +7,12 @@ figures. A new ``bench/bench_*.py`` is picked up by the glob.
 
 The benchmarks that call ``bench_database()`` or ``postgres_url()`` (bench/_django.py) need
 PostgreSQL: the server of
-``PROTOKOLL_BENCH_DATABASE_URL`` (scripts/test.sh exports it, on both suite passes), else of
-``DATABASE_URL`` if that is PostgreSQL; without one they are skipped. In quick mode their
-databases are ``protokoll_bench_*_quick``, so a ``make bench`` running beside the suite keeps
-its own. All of them run in one xdist group: two of them never drop each other's database.
+``PROTOKOLL_BENCH_DATABASE_URL`` (scripts/test.sh exports it), else of ``DATABASE_URL`` if
+that is PostgreSQL; without one they are skipped. These tests use no database of the suite's,
+so they run once, in the SQLite pass (tests/conftest.py), whatever database a benchmark uses.
+In quick mode their databases are ``protokoll_bench_*_quick``, so a ``make bench`` running
+beside the suite keeps its own. All of them run in one xdist group: two of them never drop
+each other's database.
 """
 
 from __future__ import annotations
@@ -40,10 +42,6 @@ def test_every_benchmark_is_found():
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(
-    os.environ.get("PROTOKOLL_SUITE_PASS") == "2",
-    reason="the benchmarks use their own databases whatever the pass: run once, in the first",
-)
 @pytest.mark.xdist_group("bench")
 @pytest.mark.parametrize("bench", BENCHES, ids=lambda path: path.stem)
 def test_benchmark_runs_in_quick_mode(bench: Path):
