@@ -109,14 +109,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         (kept if _runs_in_pass(item, suite_pass) else elsewhere).append(item)
     if elsewhere:
         config.hook.pytest_deselected(items=elsewhere)
-    # The long ones first (a browser's, or marked slow), the many short ones after: two
-    # workers then finish together instead of one waiting while the other runs a long test
-    # that came last. A stable sort: the order within each part is the collection's.
-    items[:] = sorted(kept, key=lambda item: not _long(item))
-
-
-def _long(item: pytest.Item) -> bool:
-    return any(item.get_closest_marker(name) for name in ("browser", "slow"))
+        items[:] = kept
 
 
 def _runs_in_pass(item: pytest.Item, suite_pass: str) -> bool:

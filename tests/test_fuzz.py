@@ -533,7 +533,6 @@ def quiet_refusals():
         logger.setLevel(level)
 
 
-@pytest.mark.slow
 @pytest.mark.django_db
 @pytest.mark.usefixtures("quiet_refusals")
 def test_hostile_requests_get_a_clear_answer_and_a_refusal_changes_nothing(world):

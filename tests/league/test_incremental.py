@@ -135,7 +135,6 @@ def results_of(people, seats):
     ]
 
 
-@pytest.mark.slow
 @settings(
     max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
