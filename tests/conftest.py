@@ -113,17 +113,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 def _runs_in_pass(item: pytest.Item, suite_pass: str) -> bool:
-    browser = item.get_closest_marker("browser") is not None
-    on_postgres = (
-        browser or _wrote_to_a_database(item) or item.get_closest_marker("postgres") is not None
-    )
-    if suite_pass == "2":
-        # Marked sqlite: on both, whatever its fixtures (a backup command's refusals read which
-        # database is configured without using one).
-        return on_postgres or item.get_closest_marker("sqlite") is not None
-    if browser or item.get_closest_marker("postgres") is not None:
-        return False
-    return not on_postgres or item.get_closest_marker("sqlite") is not None
+    postgres_only = any(item.get_closest_marker(name) for name in ("browser", "postgres"))
+    if postgres_only:
+        return suite_pass == "2"
+    # Marked sqlite: on both, whatever its fixtures (a backup command's refusals read which
+    # database is configured without using one).
+    if item.get_closest_marker("sqlite") is not None:
+        return True
+    return _wrote_to_a_database(item) == (suite_pass == "2")
 
 
 @pytest.hookimpl(wrapper=True)

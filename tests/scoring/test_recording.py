@@ -1,6 +1,10 @@
 from __future__ import annotations
 
+from collections import OrderedDict
+from unittest import mock
+
 import pytest
+from django.db import transaction
 
 import ledger
 from league.models import GameResult
@@ -58,11 +62,6 @@ def test_a_rolled_back_tap_leaves_no_state_in_the_cache_for_another_process_s_ta
     """The state of a tap is cached only once its transaction commits: a tap rolled back after
     its event was applied must not leave its state under the seq that another process's tap
     then takes (each worker has a cache of its own)."""
-    from collections import OrderedDict
-    from unittest import mock
-
-    from django.db import transaction
-
     with django_capture_on_commit_callbacks(execute=True):
         append(game, "stake", {"player": "s0", "amount": 200}, 0, "a")
 
